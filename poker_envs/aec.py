@@ -1,0 +1,149 @@
+"""The one AEC adapter: turns any rules module (a ``Game``) into a PettingZoo ``AECEnv``.
+
+Environment modules only validate their configuration, build a ``Game`` and an encoder, and
+choose how a hand starts (``_new_state``); all bookkeeping of agents, rewards and terminations
+lives here, written once.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+
+from poker_envs.encoders.base import Encoder
+from poker_envs.games.base import CHANCE, TERMINAL, Game, GameState
+
+RenderFn = Callable[[GameState], str]
+
+
+def warn_unknown_options(options: dict[str, Any], known: tuple[str, ...], env_name: str) -> None:
+    """Reset options this environment does not use are reported, not silently dropped.
+
+    (A warning rather than an error: ``pettingzoo.test.api_test`` resets with ``{"options": 1}``.)
+    """
+    unknown = sorted(set(options) - set(known))
+    if unknown:
+        warnings.warn(f"{env_name}: reset options {unknown} are not used; known options: {list(known)}", stacklevel=3)
+
+
+class PokerAECEnv(AECEnv):
+    """A game of ``game`` per episode; ``player_i`` is seat ``i``; rewards are returns times ``reward_scale``."""
+
+    metadata: dict[str, Any] = {"name": "poker_aec", "render_modes": ["ansi", "human"], "is_parallelizable": False}
+
+    def __init__(
+        self,
+        game: Game,
+        encoder: Encoder,
+        render_fn: RenderFn,
+        render_mode: str | None = None,
+        reward_scale: float = 1.0,
+    ) -> None:
+        super().__init__()
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode {render_mode!r} is not one of {self.metadata['render_modes']} or None")
+        self.game = game
+        self.encoder = encoder
+        self.render_mode = render_mode
+        self._render_fn = render_fn
+        self._reward_scale = float(reward_scale)
+        self._num_actions = game.num_distinct_actions
+        self.possible_agents = [f"player_{i}" for i in range(game.num_players)]
+        self._seat = {agent: i for i, agent in enumerate(self.possible_agents)}
+        obs_space = spaces.Dict(
+            {
+                "observation": encoder.observation_space,
+                "action_mask": spaces.Box(0, 1, shape=(self._num_actions,), dtype=np.int8),
+            }
+        )
+        self.observation_spaces = {a: obs_space for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(self._num_actions) for a in self.possible_agents}
+        self._rng = np.random.default_rng()
+        self._no_mask = np.zeros(self._num_actions, dtype=np.int8)
+        self.state: GameState | None = None
+
+    # PettingZoo API ---------------------------------------------------------------------
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.action_spaces[agent]
+
+    def _new_state(self, options: dict[str, Any]) -> GameState:
+        """The initial state of a new episode; environments override to rotate the button or fix cards."""
+        warn_unknown_options(options, (), self.metadata["name"])
+        return self.game.new_initial_state()
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        if seed is not None:
+            self._rng = np.random.default_rng(seed)
+        self.state = self._new_state(dict(options or {}))
+        self._resolve_chance()
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos = {a: {} for a in self.agents}
+        self._after_move()
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        seat = self._seat[agent]
+        state = self.state
+        if state.current_player() == seat:
+            mask = state.legal_actions_mask(self._num_actions)
+        else:
+            mask = self._no_mask.copy()
+        return {"observation": self.encoder.encode(state, seat), "action_mask": mask}
+
+    def step(self, action: int | None) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        if action is None:
+            raise ValueError(f"{agent} must act; action None is only for agents whose game is over")
+        self.state.apply(int(action))
+        self._resolve_chance()
+        self._cumulative_rewards[agent] = 0.0
+        self._after_move()
+        if self.render_mode == "human":
+            self.render()
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            return None
+        text = self._render_fn(self.state)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        pass
+
+    # Bookkeeping --------------------------------------------------------------------------
+    def _resolve_chance(self) -> None:
+        state, rng = self.state, self._rng
+        while state.current_player() == CHANCE:
+            state.apply(state.sample_chance(rng))
+
+    def _after_move(self) -> None:
+        player = self.state.current_player()
+        if player == TERMINAL:
+            returns = self.state.returns() * self._reward_scale
+            for agent in self.agents:
+                self.rewards[agent] = float(returns[self._seat[agent]])
+                self.terminations[agent] = True
+            self._accumulate_rewards()
+            # Every agent then steps None once, starting from the first seat.
+            self.agent_selection = self.agents[0]
+        else:
+            for agent in self.agents:
+                self.rewards[agent] = 0.0
+            self.agent_selection = self.possible_agents[player]

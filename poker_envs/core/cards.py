@@ -1,0 +1,71 @@
+"""Cards as small integers, decks and seeded dealing.
+
+A card is an int in 0..51: ``card = rank * 4 + suit`` with rank 0 = deuce ... 12 = ace and
+suit 0..3 = clubs, diamonds, hearts, spades. Strings use the usual two characters ("As", "Td").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+import numpy as np
+
+RANKS = "23456789TJQKA"
+SUITS = "cdhs"
+NUM_CARDS = 52
+
+
+def make_card(rank: int, suit: int) -> int:
+    """Card id from a rank (0 = deuce .. 12 = ace) and a suit (0..3)."""
+    return rank * 4 + suit
+
+
+def card_rank(card: int) -> int:
+    return card >> 2
+
+
+def card_suit(card: int) -> int:
+    return card & 3
+
+
+def card_from_str(text: str) -> int:
+    """Parse "As", "td", "2c" into a card id; raises ValueError naming the bad text."""
+    if len(text) != 2 or text[0].upper() not in RANKS or text[1].lower() not in SUITS:
+        raise ValueError(f"card {text!r} is not a rank in {RANKS} followed by a suit in {SUITS}")
+    return make_card(RANKS.index(text[0].upper()), SUITS.index(text[1].lower()))
+
+
+def card_to_str(card: int) -> str:
+    if not 0 <= card < NUM_CARDS:
+        raise ValueError(f"card id {card} is outside 0..51")
+    return RANKS[card >> 2] + SUITS[card & 3]
+
+
+def cards_from_str(text: str) -> list[int]:
+    """Parse a run of cards such as "AsKd" or "As Kd 2c" into card ids."""
+    compact = "".join(text.split())
+    if len(compact) % 2:
+        raise ValueError(f"cards {text!r} do not split into two-character cards")
+    return [card_from_str(compact[i : i + 2]) for i in range(0, len(compact), 2)]
+
+
+def cards_to_str(cards: Iterable[int]) -> str:
+    return "".join(card_to_str(c) for c in cards)
+
+
+def shuffled_deck(rng: np.random.Generator, exclude: Sequence[int] = ()) -> list[int]:
+    """A full deck (less ``exclude``) in an order drawn from ``rng``."""
+    deck = np.setdiff1d(np.arange(NUM_CARDS), np.asarray(exclude, dtype=np.int64), assume_unique=True)
+    return [int(c) for c in rng.permutation(deck)]
+
+
+def check_deck(deck: Sequence[int], needed: int) -> list[int]:
+    """Validate a deck order given from outside: distinct card ids, at least ``needed`` of them."""
+    cards = [int(c) for c in deck]
+    if len(set(cards)) != len(cards):
+        raise ValueError("deck has a repeated card")
+    if any(not 0 <= c < NUM_CARDS for c in cards):
+        raise ValueError("deck holds a card id outside 0..51")
+    if len(cards) < needed:
+        raise ValueError(f"deck has {len(cards)} cards, the deal needs {needed}")
+    return cards
