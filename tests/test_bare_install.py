@@ -1,0 +1,65 @@
+"""`pip install poker-envs` alone (numpy, gymnasium, pettingzoo) gives working environments without torch.
+
+Builds a clean virtual environment, installs the project without extras, and plays one hand of
+every environment there with uniformly random legal actions.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import venv
+from pathlib import Path
+
+import pytest
+
+from poker_envs.registration import AEC_ENVS, PARALLEL_ENVS
+
+ROOT = Path(__file__).resolve().parents[1]
+
+PLAY_EVERY_ENV = f"""
+import importlib, sys
+import numpy as np
+import poker_envs
+modules = sorted({{entry.split(':')[0] for entry in {list(AEC_ENVS.values())!r}}})
+rng = np.random.default_rng(0)
+for name in modules:
+    env = importlib.import_module(name).env()
+    env.reset(seed=1)
+    steps = 0
+    for agent in env.agent_iter():
+        obs, reward, termination, truncation, info = env.last()
+        action = None if termination or truncation else int(rng.choice(np.flatnonzero(obs["action_mask"])))
+        env.step(action)
+        steps += 1
+    assert steps > 0, name
+for entry in {list(PARALLEL_ENVS.values())!r}:
+    module, attr = entry.split(":")
+    penv = getattr(importlib.import_module(module), attr)()
+    observations, infos = penv.reset(seed=1)
+    actions = {{a: int(np.flatnonzero(observations[a]["action_mask"])[0]) for a in penv.agents}}
+    penv.step(actions)
+try:
+    import torch  # noqa: F401
+except ImportError:
+    print("NO_TORCH")
+print("PLAYED", len(modules))
+"""
+
+
+def test_bare_install_plays_every_env_without_torch(tmp_path: Path) -> None:
+    env_dir = tmp_path / "bare"
+    venv.EnvBuilder(with_pip=True, clear=True).create(env_dir)
+    python = env_dir / "bin" / "python"
+    install = subprocess.run(
+        [str(python), "-m", "pip", "install", "--quiet", "--disable-pip-version-check", str(ROOT)],
+        capture_output=True,
+        text=True,
+    )
+    assert install.returncode == 0, install.stderr[-3000:]
+    frozen = subprocess.run([str(python), "-m", "pip", "freeze"], capture_output=True, text=True).stdout.lower()
+    for heavy in ("torch", "stable-baselines3", "sb3-contrib", "matplotlib"):
+        assert heavy not in frozen, f"the bare install pulled {heavy}"
+    run = subprocess.run([str(python), "-c", PLAY_EVERY_ENV], capture_output=True, text=True, cwd=tmp_path)
+    assert run.returncode == 0, run.stderr[-3000:]
+    assert "NO_TORCH" in run.stdout
+    assert f"PLAYED {len({e.split(':')[0] for e in AEC_ENVS.values()})}" in run.stdout
