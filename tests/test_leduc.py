@@ -1,0 +1,121 @@
+"""Leduc rules against OpenSpiel's ``leduc_poker``: same tree, same information partition, same returns."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from poker_envs.games.base import CHANCE, TERMINAL
+from poker_envs.games.leduc import CALL, FOLD, RAISE, LeducGame, LeducState, hand_strength
+
+pyspiel = pytest.importorskip("pyspiel")
+
+
+def _walk_both(ours: LeducState, theirs, pairs: dict, back: dict, terminals: list) -> None:
+    """Walk both trees in lockstep checking legal actions; record infoset key pairs and terminal counts."""
+    if theirs.is_terminal():
+        assert ours.current_player() == TERMINAL
+        assert list(ours.returns()) == list(theirs.returns())
+        terminals[0] += 1
+        return
+    if theirs.is_chance_node():
+        assert ours.current_player() == CHANCE
+        mine, their = ours.chance_outcomes(), theirs.chance_outcomes()
+        assert [c for c, _ in mine] == [c for c, _ in their]
+        assert [q for _, q in mine] == pytest.approx([q for _, q in their])
+    else:
+        p = theirs.current_player()
+        assert ours.current_player() == p
+        key, their_key = ours.information_state_string(p), theirs.information_state_string(p)
+        assert pairs.setdefault(key, their_key) == their_key
+        assert back.setdefault(their_key, key) == key
+    assert ours.legal_actions() == list(theirs.legal_actions())
+    for a in theirs.legal_actions():
+        _walk_both(ours.child(a), theirs.child(a), pairs, back, terminals)
+
+
+@pytest.fixture(scope="module")
+def walked() -> tuple[dict, dict, int]:
+    pairs: dict[str, str] = {}
+    back: dict[str, str] = {}
+    terminals = [0]
+    _walk_both(LeducGame().new_initial_state(), pyspiel.load_game("leduc_poker").new_initial_state(), pairs, back, terminals)
+    return pairs, back, terminals[0]
+
+
+def test_information_partition_matches_openspiel(walked) -> None:
+    pairs, back, _ = walked
+    # A bijection between our keys and OpenSpiel's means the same partition of decision nodes.
+    assert len(pairs) == len(back) == 936  # the number the R-NaD paper (003) gives for Leduc
+
+
+def test_terminal_histories_match_openspiel(walked) -> None:
+    _, _, terminals = walked
+
+    def count(state) -> int:
+        if state.is_terminal():
+            return 1
+        return sum(count(state.child(a)) for a in state.legal_actions())
+
+    assert terminals == count(pyspiel.load_game("leduc_poker").new_initial_state())
+
+
+def test_random_playouts_replayed_in_openspiel() -> None:
+    rng = np.random.default_rng(1234)
+    game, their_game = LeducGame(), pyspiel.load_game("leduc_poker")
+    for _ in range(5000):
+        ours, theirs = game.new_initial_state(), their_game.new_initial_state()
+        while not ours.is_terminal():
+            if ours.is_chance():
+                a = ours.sample_chance(rng)
+            else:
+                legal = ours.legal_actions()
+                a = legal[int(rng.integers(len(legal)))]
+                assert legal == list(theirs.legal_actions())
+            ours.apply(a)
+            theirs.apply_action(a)
+        assert theirs.is_terminal()
+        assert list(ours.returns()) == list(theirs.returns())
+
+
+def test_hand_worked_examples() -> None:
+    s = LeducGame().new_initial_state()
+    for card in (0, 4, 1):  # J, K; public J: player 0 pairs
+        if s.is_chance():
+            s.apply(card)
+        if card == 4:
+            for a in (RAISE, RAISE, CALL):  # 1+2 then 3+2: each has 5 in
+                s.apply(a)
+    assert s.contributions == [5, 5] and s.round == 1 and s.current_player() == 0
+    s.apply(RAISE)
+    s.apply(CALL)
+    assert s.is_terminal() and list(s.returns()) == [9.0, -9.0]
+    assert hand_strength(0, 1) > hand_strength(5, 1) > hand_strength(2, 1)
+
+
+def test_fold_only_when_owing_and_raise_cap() -> None:
+    s = LeducGame().new_initial_state(deal=(0, 2, 4))
+    s.apply(s.sample_chance(np.random.default_rng(0)))
+    s.apply(s.sample_chance(np.random.default_rng(0)))
+    assert s.private == [0, 2] and s.legal_actions() == [CALL, RAISE]
+    s.apply(RAISE)
+    s.apply(RAISE)
+    assert s.legal_actions() == [FOLD, CALL]
+    with pytest.raises(ValueError, match="legal actions"):
+        s.apply(RAISE)
+    s.apply(FOLD)
+    assert list(s.returns()) == [-3.0, 3.0]
+
+
+def test_bad_deal_is_rejected() -> None:
+    with pytest.raises(ValueError, match="deal"):
+        LeducGame().new_initial_state(deal=(0, 0, 1))
+
+
+def test_clone_is_independent() -> None:
+    s = LeducGame().new_initial_state(deal=(0, 2, 4))
+    s.apply(0)
+    s.apply(2)
+    c = s.clone()
+    c.apply(RAISE)
+    assert s.history == [[], []] and c.history == [[RAISE], []] and s.contributions == [1, 1]
