@@ -2,18 +2,22 @@
 
 Actions: 0 = pass (check or fold), 1 = bet (bet or call). Chance deals player 0's card, then
 player 1's, each uniformly from the cards still in the deck (0 = jack, 1 = queen, 2 = king).
+Player 0 acts first; the game ends after pass-pass, bet-bet, bet-pass, or pass-bet followed by
+either action. The higher card wins at showdown.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Sequence
 
 import numpy as np
 
 from poker_envs.games.base import CHANCE, TERMINAL, Game, GameState
 
 PASS, BET = 0, 1
+NUM_CARDS = 3
 CARD_NAMES = "JQK"
+ACTION_LETTERS = "pb"
 
 
 class KuhnGame(Game):
@@ -22,53 +26,81 @@ class KuhnGame(Game):
     num_distinct_actions = 2
     max_game_length = 3
 
-    def new_initial_state(self) -> KuhnState:
-        return KuhnState()
+    def new_initial_state(self, deal: Sequence[int] | None = None) -> KuhnState:
+        """Root chance node; with ``deal = (card of player 0, card of player 1)`` ``sample_chance``
+        returns these cards (the chance nodes stay, so solvers see the same tree)."""
+        state = KuhnState()
+        if deal is not None:
+            cards = [int(c) for c in deal]
+            if len(cards) != 2 or cards[0] == cards[1] or any(not 0 <= c < NUM_CARDS for c in cards):
+                raise ValueError(f"deal must be 2 distinct cards in 0..{NUM_CARDS - 1}, got {list(deal)}")
+            state.deal = cards
+        return state
 
 
-@dataclass
 class KuhnState(GameState):
-    cards: list[int] = field(default_factory=list)
-    history: list[int] = field(default_factory=list)
-    num_players: int = 2
+    """Public fields: ``cards`` (dealt so far, by seat) and ``history`` (actions)."""
 
-    def current_player(self) -> int:
+    __slots__ = ("cards", "history", "player", "deal")
+    num_players = 2
+
+    def __init__(self, cards: list[int] | None = None, history: list[int] | None = None) -> None:
+        self.cards: list[int] = list(cards or [])
+        self.history: list[int] = list(history or [])
+        self.deal: list[int] | None = None
+        self.player = self._compute_player()
+
+    def _compute_player(self) -> int:
         if len(self.cards) < 2:
             return CHANCE
-        if self._finished():
-            return TERMINAL
-        return len(self.history) % 2
-
-    def _finished(self) -> bool:
         h = self.history
-        return h == [PASS, PASS] or h[-2:] == [BET, BET] or h[-2:] == [BET, PASS]
+        if h == [PASS, PASS] or h[-2:] == [BET, BET] or h[-2:] == [BET, PASS]:
+            return TERMINAL
+        return len(h) % 2
+
+    def current_player(self) -> int:
+        return self.player
 
     def legal_actions(self) -> list[int]:
-        player = self.current_player()
-        if player == CHANCE:
-            return [c for c in range(3) if c not in self.cards]
-        if player == TERMINAL:
+        if self.player == CHANCE:
+            return [c for c in range(NUM_CARDS) if c not in self.cards]
+        if self.player == TERMINAL:
             return []
         return [PASS, BET]
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        left = [c for c in range(3) if c not in self.cards]
+        if self.player != CHANCE:
+            return []
+        left = [c for c in range(NUM_CARDS) if c not in self.cards]
         return [(c, 1.0 / len(left)) for c in left]
+
+    def sample_chance(self, rng: np.random.Generator) -> int:
+        if self.deal is not None:
+            return self.deal[len(self.cards)]
+        left = [c for c in range(NUM_CARDS) if c not in self.cards]
+        return left[int(rng.integers(len(left)))]
 
     def apply(self, action: int) -> None:
         legal = self.legal_actions()
         if action not in legal:
-            raise ValueError(f"action {action} is illegal in Kuhn poker here; legal actions: {legal}")
-        if self.current_player() == CHANCE:
-            self.cards.append(action)
+            what = "card" if self.player == CHANCE else "action"
+            raise ValueError(f"{what} {action} is illegal in Kuhn poker here; legal: {legal} (0 = pass, 1 = bet)")
+        if self.player == CHANCE:
+            self.cards.append(int(action))
         else:
-            self.history.append(action)
+            self.history.append(int(action))
+        self.player = self._compute_player()
 
     def clone(self) -> KuhnState:
-        return KuhnState(self.cards[:], self.history[:])
+        new = KuhnState.__new__(KuhnState)
+        new.cards = self.cards[:]
+        new.history = self.history[:]
+        new.deal = self.deal
+        new.player = self.player
+        return new
 
     def returns(self) -> np.ndarray:
-        if not self.is_terminal():
+        if self.player != TERMINAL:
             return np.zeros(2)
         h = self.history
         if h[-2:] == [BET, PASS]:  # the player who passed folded to a bet
@@ -78,8 +110,11 @@ class KuhnState(GameState):
         return np.array([stake, -stake]) if self.cards[0] > self.cards[1] else np.array([-stake, stake])
 
     def information_state_string(self, player: int) -> str:
+        """Own card letter then the actions, e.g. ``"Kpb"`` (seat is implied by the history's length)."""
         card = CARD_NAMES[self.cards[player]] if player < len(self.cards) else "?"
-        return card + "".join("pb"[a] for a in self.history)
+        return card + "".join(ACTION_LETTERS[a] for a in self.history)
 
     def action_to_string(self, action: int) -> str:
+        if self.player == CHANCE:
+            return f"deal {CARD_NAMES[action]}"
         return "pass" if action == PASS else "bet"
