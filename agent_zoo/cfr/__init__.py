@@ -1,0 +1,31 @@
+"""CFR family on compiled game trees: exact exploitability, CFR / CFR+ / DCFR, external-sampling MCCFR.
+
+Numpy only. ``GameTree.build(game)`` walks a game of ``poker_envs.games`` once; everything else
+runs on its arrays.
+"""
+
+from agent_zoo.cfr.best_response import (
+    ExploitabilityResult,
+    best_response_policy,
+    best_response_values,
+    expected_values,
+    exploitability,
+)
+from agent_zoo.cfr.solvers import ALGORITHMS, CFR, CFR_PLUS, DCFR, CFRConfig, CFRSolver, make_solver
+from agent_zoo.cfr.tree import GameTree
+
+__all__ = [
+    "ALGORITHMS",
+    "CFR",
+    "CFR_PLUS",
+    "DCFR",
+    "CFRConfig",
+    "CFRSolver",
+    "ExploitabilityResult",
+    "GameTree",
+    "best_response_policy",
+    "best_response_values",
+    "expected_values",
+    "exploitability",
+    "make_solver",
+]

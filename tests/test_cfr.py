@@ -1,0 +1,91 @@
+"""CFR family and exact exploitability on Kuhn (and Leduc when its rules exist): known values and OpenSpiel."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from agent_zoo.cfr import GameTree, best_response_policy, expected_values, exploitability, make_solver
+from agent_zoo.cfr.solvers import CFRSolver
+from poker_envs.games.kuhn import KuhnGame
+
+KUHN_VALUE = -1.0 / 18.0
+
+
+@pytest.fixture(scope="module")
+def kuhn() -> GameTree:
+    return GameTree.build(KuhnGame())
+
+
+def test_kuhn_tree_shape(kuhn: GameTree) -> None:
+    # 6 deals, 5 betting terminals each; 12 infosets (3 cards x {start, p, b} for P1; x {p..pb} for P0).
+    assert kuhn.num_infosets == 12
+    assert kuhn.num_terminals == 30
+    assert sorted(kuhn.infoset_keys) == sorted(c + h for c in "JQK" for h in ["", "p", "b", "pb"])
+    assert all(kuhn.infoset_states[i].information_state_string(p) == k
+               for i, (k, p) in enumerate(zip(kuhn.infoset_keys, kuhn.infoset_player)))
+
+
+def test_kuhn_uniform_by_hand(kuhn: GameTree) -> None:
+    # Uniform play: P0 wins 0.125 per game (hand-checked against OpenSpiel's NashConv 11/12).
+    np.testing.assert_allclose(expected_values(kuhn, kuhn.uniform_policy()), [0.125, -0.125], atol=1e-15)
+    res = exploitability(kuhn, kuhn.uniform_policy())
+    assert res.nash_conv == pytest.approx(11 / 12, abs=1e-12)
+    assert res.exploitability == pytest.approx(11 / 24, abs=1e-12)
+
+
+def test_known_kuhn_equilibrium_has_zero_exploitability(kuhn: GameTree) -> None:
+    # Kuhn's equilibrium family (Kuhn 1950): P0 bets J with alpha, K with 3 alpha, calls with Q with
+    # alpha + 1/3; P1 bluffs J 1/3 after a check, calls with Q 1/3. Member alpha = 1/3.
+    alpha = 1 / 3
+    table = {
+        "J": [1 - alpha, alpha], "Q": [1.0, 0.0], "K": [1 - 3 * alpha, 3 * alpha],
+        "Jpb": [1.0, 0.0], "Qpb": [2 / 3 - alpha, 1 / 3 + alpha], "Kpb": [0.0, 1.0],
+        "Jp": [2 / 3, 1 / 3], "Qp": [1.0, 0.0], "Kp": [0.0, 1.0],
+        "Jb": [1.0, 0.0], "Qb": [2 / 3, 1 / 3], "Kb": [0.0, 1.0],
+    }
+    policy = np.array([table[k] for k in kuhn.infoset_keys])
+    res = exploitability(kuhn, policy)
+    assert abs(res.nash_conv) < 1e-12
+    assert res.policy_values[0] == pytest.approx(KUHN_VALUE, abs=1e-12)
+
+
+@pytest.mark.parametrize("algo", ["cfr", "cfr+", "dcfr"])
+def test_kuhn_converges_to_game_value(kuhn: GameTree, algo: str) -> None:
+    solver = make_solver(kuhn, algo)
+    solver.iterate(2000)
+    res = exploitability(kuhn, solver.average_policy())
+    assert res.exploitability < 1e-3
+    assert res.policy_values[0] == pytest.approx(KUHN_VALUE, abs=2e-4)
+
+
+def test_best_response_policy_attains_best_response_value(kuhn: GameTree) -> None:
+    uniform = kuhn.uniform_policy()
+    res = exploitability(kuhn, uniform)
+    for p in range(2):
+        br = best_response_policy(kuhn, uniform, p)
+        assert expected_values(kuhn, br)[p] == pytest.approx(res.br_values[p], abs=1e-12)
+
+
+def test_checkpoint_resume_is_exact(kuhn: GameTree) -> None:
+    straight = make_solver(kuhn, "dcfr")
+    straight.iterate(50)
+    first = make_solver(kuhn, "dcfr")
+    first.iterate(20)
+    resumed = make_solver(kuhn, "dcfr")
+    resumed.load_state_dict(first.state_dict())
+    resumed.iterate(30)
+    np.testing.assert_array_equal(resumed.average_policy(), straight.average_policy())
+
+
+def test_bad_policy_is_refused(kuhn: GameTree) -> None:
+    with pytest.raises(ValueError, match="shape"):
+        exploitability(kuhn, np.ones((3, 2)))
+    with pytest.raises(ValueError, match="sums to"):
+        exploitability(kuhn, np.ones((12, 2)))
+    with pytest.raises(ValueError, match="algo"):
+        make_solver(kuhn, "cfr++")
+    assert isinstance(make_solver(kuhn, "cfr"), CFRSolver)
+
+
+# Cross-checks agains
