@@ -1,0 +1,352 @@
+"""Push-or-fold hold'em (002_652064c1d9c8eb78.txt): every player either moves all-in or folds preflop.
+
+Seats are numbered in the order they act: seat 0 acts first and the last two seats are the small
+blind and the big blind (heads-up: seat 0 is the small blind, who is also the button, seat 1 the
+big blind). Every seat posts the ante, the blinds post 0.5 and 1 big blind; each stack counts
+everything the player has at the start of the hand, blind and ante included, so a called all-in
+between equal stacks wins or loses exactly ``stack_bb`` (the document's table).
+
+Action 0 = fold, 1 = all-in (a push when nobody has pushed yet, a call facing an all-in; a bigger
+stack's excess that nobody can match is returned). Seats act in turn; the big blind acts only if
+somebody pushed. With two or more players all-in, chance deals five board cards and the pots
+(main and side pots when stacks differ) go to the best hands. ``rake`` is taken only from pots
+that were contested (called), as a fraction with an optional cap on the total.
+
+Results are in big blinds. Cards use ``poker_envs.core.cards`` ids; chance deals hole cards one
+at a time round the table from seat 0 (two rounds), then the five board cards.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import NamedTuple
+
+import numpy as np
+
+from poker_envs.core.cards import NUM_CARDS, RANKS, card_to_str
+from poker_envs.games.base import CHANCE, TERMINAL, Game, GameState
+
+FOLD, ALL_IN = 0, 1
+SMALL_BLIND_BB, BIG_BLIND_BB = 0.5, 1.0
+MIN_PLAYERS, MAX_PLAYERS = 2, 6
+POSITION_NAMES = ("UTG", "HJ", "CO", "BTN", "SB", "BB")  # the last n of these name n seats
+
+
+def _number(name: str, value: object) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
+        raise TypeError(f"{name} must be a number, got {value!r}")
+    value = float(value)
+    if not np.isfinite(value):
+        raise ValueError(f"{name} must be finite, got {value}")
+    return value
+
+
+@dataclass(frozen=True)
+class PushFoldConfig:
+    num_players: int = 2  # seats, 2..6, numbered in acting order (last two: small and big blind)
+    stack_bb: float = 10.0  # every seat's starting stack in big blinds, blind and ante included
+    ante_bb: float = 0.0  # ante every seat posts, in big blinds (>= 0)
+    rake: float = 0.0  # fraction of each called pot the house keeps, in [0, 1)
+    rake_cap_bb: float | None = None  # most rake taken in one hand (big blinds); None = no cap
+    stacks_bb: tuple[float, ...] | None = None  # per-seat starting stacks; replaces stack_bb when given
+
+    def __post_init__(self) -> None:
+        n = self.num_players
+        if isinstance(n, bool) or not isinstance(n, (int, np.integer)):
+            raise TypeError(f"num_players must be an int in {MIN_PLAYERS}..{MAX_PLAYERS}, got {n!r}")
+        if not MIN_PLAYERS <= n <= MAX_PLAYERS:
+            raise ValueError(f"num_players must be in {MIN_PLAYERS}..{MAX_PLAYERS}, got {n}")
+        ante = _number("ante_bb", self.ante_bb)
+        if ante < 0:
+            raise ValueError(f"ante_bb must be >= 0, got {ante}")
+        rake = _number("rake", self.rake)
+        if not 0 <= rake < 1:
+            raise ValueError(f"rake must be a fraction in [0, 1), got {rake}")
+        if self.rake_cap_bb is not None and _number("rake_cap_bb", self.rake_cap_bb) < 0:
+            raise ValueError(f"rake_cap_bb must be >= 0 or None, got {self.rake_cap_bb}")
+        need = BIG_BLIND_BB + ante
+        if self.stacks_bb is None:
+            stack = _number("stack_bb", self.stack_bb)
+            if stack < need:
+                raise ValueError(f"stack_bb must be at least the big blind plus the ante ({need}), got {stack}")
+        else:
+            stacks = tuple(_number("stacks_bb", s) for s in self.stacks_bb)
+            if len(stacks) != n:
+                raise ValueError(f"stacks_bb must give one stack per seat ({n}), got {len(stacks)}")
+            if min(stacks) < need:
+                raise ValueError(f"stacks_bb must all be at least the big blind plus the ante ({need}), got {stacks}")
+            object.__setattr__(self, "stacks_bb", stacks)
+
+    @property
+    def stacks(self) -> tuple[float, ...]:
+        """Starting stack of every seat, in big blinds."""
+        return self.stacks_bb if self.stacks_bb is not None else (float(self.stack_bb),) * self.num_players
+
+    @property
+    def positions(self) -> tuple[str, ...]:
+        """Position names by seat (heads-up: ``("SB", "BB")``)."""
+        return POSITION_NAMES[-self.num_players :]
+
+    def blinds(self) -> tuple[float, ...]:
+        """Blind each seat posts (antes excluded)."""
+        return (0.0,) * (self.num_players - 2) + (SMALL_BLIND_BB, BIG_BLIND_BB)
+
+    def rake_of(self, called_pot: float) -> float:
+        rake = self.rake * called_pot
+        return rake if self.rake_cap_bb is None else min(rake, float(self.rake_cap_bb))
+
+
+# Heads-up payoff table ----------------------------------------------------------------------------
+class HeadsUpPayoffs(NamedTuple):
+    """Net result ``(small blind, big blind)`` in big blinds for each way a heads-up hand ends."""
+
+    sb_folds: tuple[float, float]
+    bb_folds: tuple[float, float]
+    sb_wins: tuple[float, float]
+    bb_wins: tuple[float, float]
+    chop: tuple[float, float]
+
+
+def headsup_payoffs(config: PushFoldConfig) -> HeadsUpPayoffs:
+    """The document's table: fold -0.5-ante / +0.5+ante; push-fold +1+ante / -1-ante; call +-stack, 0 on a chop
+    (less the rake, taken from the called pot of twice the effective stack)."""
+    if config.num_players != 2:
+        raise ValueError(f"headsup_payoffs needs num_players = 2, got {config.num_players}")
+    a = float(config.ante_bb)
+    s = min(config.stacks)  # effective stack: a bigger stack's excess is never at risk
+    r = config.rake_of(2 * s)
+    return HeadsUpPayoffs(
+        sb_folds=(-SMALL_BLIND_BB - a, SMALL_BLIND_BB + a),
+        bb_folds=(BIG_BLIND_BB + a, -BIG_BLIND_BB - a),
+        sb_wins=(s - r, -s),
+        bb_wins=(-s, s - r),
+        chop=(-r / 2, -r / 2),
+    )
+
+
+def headsup_net(config: PushFoldConfig, sb_pushes: object, bb_calls: object, sb_showdown: object) -> np.ndarray:
+    """Vectorised heads-up results, shape ``(..., 2)`` (small blind, big blind), in big blinds.
+
+    ``sb_pushes``/``bb_calls`` are booleans (``bb_calls`` matters only where the small blind pushed);
+    ``sb_showdown`` is +1 where the small blind's hand wins, -1 where it loses, 0 on a tie (used only
+    where both are all-in). Arguments broadcast together.
+    """
+    t = headsup_payoffs(config)
+    push, call, show = np.broadcast_arrays(np.asarray(sb_pushes, bool), np.asarray(bb_calls, bool), np.asarray(sb_showdown))
+    if np.any((show != 1) & (show != 0) & (show != -1)):
+        raise ValueError("sb_showdown must be +1 (small blind wins), 0 (tie) or -1 (big blind wins)")
+    table = np.array([t.sb_folds, t.bb_folds, t.sb_wins, t.bb_wins, t.chop])
+    row = np.where(~push, 0, np.where(~call, 1, np.where(show > 0, 2, np.where(show < 0, 3, 4))))
+    return table[row]
+
+
+# Any number of players: pots and side pots ----------------------------------------------------------
+def settle(
+    config: PushFoldConfig, contributions: Sequence[float], live: Sequence[bool], strengths: Sequence[int] | None
+) -> np.ndarray:
+    """Net result of every seat in big blinds, from what each put in, who did not fold and hand strengths.
+
+    Pots are layers cut at each live player's contribution; a layer only one live player reaches goes
+    back to that player (uncalled), a contested one to the best live hand reaching it (ties split) less
+    its share of the rake. ``strengths`` (larger is better) is needed only when a pot is contested.
+    """
+    n = len(contributions)
+    contrib = [float(c) for c in contributions]
+    won = [0.0] * n
+    levels = sorted({contrib[s] for s in range(n) if live[s]})
+    pots: list[tuple[float, list[int]]] = []
+    previous = 0.0
+    for level in levels:
+        amount = sum(min(c, level) - min(c, previous) for c in contrib)
+        pots.append((amount, [s for s in range(n) if live[s] and contrib[s] >= level]))
+        previous = level
+    dead = sum(contrib) - sum(p for p, _ in pots)  # folded money above every live level (not reachable by the rules)
+    if dead > 1e-12:
+        pots[-1] = (pots[-1][0] + dead, pots[-1][1])
+    contested = sum(p for p, who in pots if len(who) > 1)
+    rake_share = config.rake_of(contested) / contested if contested > 0 else 0.0
+    for amount, who in pots:
+        if len(who) == 1:
+            won[who[0]] += amount
+            continue
+        if strengths is None:
+            raise ValueError("strengths are needed: a pot is contested by several live players")
+        best = max(strengths[s] for s in who)
+        winners = [s for s in who if strengths[s] == best]
+        share = amount * (1.0 - rake_share) / len(winners)
+        for s in winners:
+            won[s] += share
+    return np.array(won) - np.array(contrib)
+
+
+# Hand classes --------------------------------------------------------------------------------------
+def hand_class(card1: int, card2: int) -> int:
+    """Index 0..168 of a starting hand on the 13x13 grid ``row * 13 + col`` (ranks 0 = deuce .. 12 = ace):
+    pairs on the diagonal, suited hands at (high, low), offsuit hands at (low, high)."""
+    r1, r2 = card1 >> 2, card2 >> 2
+    hi, lo = (r1, r2) if r1 >= r2 else (r2, r1)
+    if hi == lo or (card1 & 3) == (card2 & 3):
+        return hi * 13 + lo
+    return lo * 13 + hi
+
+
+def hand_class_name(index: int) -> str:
+    """``"AA"``, ``"AKs"``, ``"72o"`` for a ``hand_class`` index."""
+    if not 0 <= index < 169:
+        raise ValueError(f"hand class index must be in 0..168, got {index}")
+    row, col = divmod(index, 13)
+    if row == col:
+        return RANKS[row] * 2
+    if row > col:
+        return RANKS[row] + RANKS[col] + "s"
+    return RANKS[col] + RANKS[row] + "o"
+
+
+# The game -------------------------------------------------------------------------------------------
+class PushFoldGame(Game):
+    num_distinct_actions = 2
+
+    def __init__(self, config: PushFoldConfig | None = None) -> None:
+        self.config = config or PushFoldConfig()
+        self.num_players = self.config.num_players
+        self.max_game_length = self.num_players
+        self.name = f"push_fold_{self.num_players}p"
+
+    def new_initial_state(self, deck: Sequence[int] | None = None) -> PushFoldState:
+        """Root chance node; ``deck`` fixes the deal order (2 cards per seat, then the 5 board cards)."""
+        state = PushFoldState(self.config)
+        if deck is not None:
+            cards = [int(c) for c in deck]
+            needed = 2 * self.num_players + 5
+            if len(cards) < needed or len(set(cards)) != len(cards) or any(not 0 <= c < NUM_CARDS for c in cards):
+                raise ValueError(f"deck must hold at least {needed} distinct card ids in 0..51, got {list(deck)}")
+            state.deck = cards
+        return state
+
+
+class PushFoldState(GameState):
+    """Public fields: ``hole`` (cards by seat), ``board``, ``actions`` (by seat, in acting order),
+    ``contributions`` (big blinds put in, blinds and antes included), ``config``."""
+
+    __slots__ = ("config", "num_players", "dealt", "hole", "board", "actions", "contributions", "player", "deck")
+
+    def __init__(self, config: PushFoldConfig) -> None:
+        self.config = config
+        self.num_players = n = config.num_players
+        self.dealt: list[int] = []
+        self.hole: list[list[int]] = [[] for _ in range(n)]
+        self.board: list[int] = []
+        self.actions: list[int] = []
+        ante = float(config.ante_bb)
+        self.contributions: list[float] = [ante + b for b in config.blinds()]
+        self.player = CHANCE
+        self.deck: list[int] | None = None
+
+    # Queries -------------------------------------------------------------------------------------
+    def current_player(self) -> int:
+        return self.player
+
+    def someone_pushed(self) -> bool:
+        return ALL_IN in self.actions
+
+    def live(self) -> list[bool]:
+        """Seats not folded (a seat that never had to act, the big blind after all folds, is live)."""
+        return [s >= len(self.actions) or self.actions[s] == ALL_IN for s in range(self.num_players)]
+
+    def legal_actions(self) -> list[int]:
+        if self.player == CHANCE:
+            dealt = set(self.dealt)
+            return [c for c in range(NUM_CARDS) if c not in dealt]
+        return [] if self.player == TERMINAL else [FOLD, ALL_IN]
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        if self.player != CHANCE:
+            return []
+        left = self.legal_actions()
+        return [(c, 1.0 / len(left)) for c in left]
+
+    def sample_chance(self, rng: np.random.Generator) -> int:
+        if self.deck is not None:
+            return self.deck[len(self.dealt)]
+        while True:  # rejection sampling: at most 17 of 52 cards are ever dealt
+            card = int(rng.integers(NUM_CARDS))
+            if card not in self.dealt:
+                return card
+
+    # Moves ---------------------------------------------------------------------------------------
+    def apply(self, action: int) -> None:
+        n = self.num_players
+        if self.player == CHANCE:
+            if not 0 <= action < NUM_CARDS or action in self.dealt:
+                raise ValueError(f"card {action} cannot be dealt: it is not a card id 0..51 left in the deck")
+            k = len(self.dealt)
+            self.dealt.append(int(action))
+            if k < 2 * n:
+                self.hole[k % n].append(int(action))
+                if k + 1 == 2 * n:
+                    self.player = 0
+            else:
+                self.board.append(int(action))
+                if len(self.board) == 5:
+                    self.player = TERMINAL
+            return
+        if self.player == TERMINAL or action not in (FOLD, ALL_IN):
+            raise ValueError(f"action {action} is illegal in push/fold here; legal: {self.legal_actions()} (0 = fold, 1 = all-in)")
+        seat = self.player
+        self.actions.append(int(action))
+        if action == ALL_IN:
+            self.contributions[seat] = float(self.config.stacks[seat])
+        nxt = seat + 1
+        if nxt == n - 1 and not self.someone_pushed():
+            self.player = TERMINAL  # folded round to the big blind
+        elif nxt < n:
+            self.player = nxt
+        else:
+            self.player = CHANCE if sum(self.live()) >= 2 else TERMINAL
+
+    def clone(self) -> PushFoldState:
+        new = PushFoldState.__new__(PushFoldState)
+        new.config = self.config
+        new.num_players = self.num_players
+        new.dealt = self.dealt[:]
+        new.hole = [h[:] for h in self.hole]
+        new.board = self.board[:]
+        new.actions = self.actions[:]
+        new.contributions = self.contributions[:]
+        new.player = self.player
+        new.deck = self.deck
+        return new
+
+    # Results -------------------------------------------------------------------------------------
+    def strengths(self) -> list[int]:
+        """Seven-card hand values (larger is better) of every seat; needs the board."""
+        from poker_envs.core.evaluator import evaluate  # the shared hand evaluator
+
+        return [evaluate(h + self.board) for h in self.hole]
+
+    def returns(self) -> np.ndarray:
+        if self.player != TERMINAL:
+            return np.zeros(self.num_players)
+        showdown = len(self.board) == 5
+        if self.num_players == 2:
+            push = self.actions[0] == ALL_IN
+            call = len(self.actions) > 1 and self.actions[1] == ALL_IN
+            sign = 0
+            if showdown:
+                s0, s1 = self.strengths()
+                sign = (s0 > s1) - (s0 < s1)
+            return headsup_net(self.config, push, call, sign).astype(np.float64)
+        return settle(self.config, self.contributions, self.live(), self.strengths() if showdown else None)
+
+    def information_state_string(self, player: int) -> str:
+        """Seat, own hole cards and the actions so far (folds ``f``, all-ins ``a``), e.g. ``"1:AsKd:af"``."""
+        own = "".join(card_to_str(c) for c in self.hole[player]) if len(self.hole[player]) == 2 else "??"
+        return f"{player}:{own}:" + "".join("fa"[a] for a in self.actions)
+
+    def action_to_string(self, action: int) -> str:
+        if self.player == CHANCE:
+            return f"deal {card_to_str(action)}"
+        if action == FOLD:
+            return "fold"
+        return "call all-in" if self.someone_pushed() else "push all-in"

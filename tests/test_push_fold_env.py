@@ -1,0 +1,157 @@
+"""Push/fold: the heads-up payoff table of 002_652064c1d9c8eb78.txt row by row, side pots, the rules, the env."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from poker_envs.games.base import CHANCE, TERMINAL
+from poker_envs.games.push_fold import (
+    ALL_IN,
+    FOLD,
+    PushFoldConfig,
+    PushFoldGame,
+    hand_class,
+    hand_class_name,
+    headsup_net,
+    headsup_payoffs,
+    settle,
+)
+from poker_envs.core.cards import cards_from_str
+
+
+# The document's table (SB, BB) with Stack = effective stack incl. blind, Ante = ante, no rake:
+#   SB folds:           -0.5 - Ante | +0.5 + Ante
+#   SB all-in, BB folds: +1 + Ante  | -1 - Ante
+#   called, SB wins:     +Stack     | -Stack
+#   called, BB wins:     -Stack     | +Stack
+#   called, chop:         0         |  0
+@pytest.mark.parametrize(
+    ("stack", "ante", "rows"),
+    [
+        (10, 0, [(-0.5, 0.5), (1, -1), (10, -10), (-10, 10), (0, 0)]),
+        (3, 0.125, [(-0.625, 0.625), (1.125, -1.125), (3, -3), (-3, 3), (0, 0)]),
+        (50, 0.25, [(-0.75, 0.75), (1.25, -1.25), (50, -50), (-50, 50), (0, 0)]),
+        (2.5, 0.25, [(-0.75, 0.75), (1.25, -1.25), (2.5, -2.5), (-2.5, 2.5), (0, 0)]),
+    ],
+)
+def test_headsup_table_rows(stack, ante, rows) -> None:
+    cfg = PushFoldConfig(stack_bb=stack, ante_bb=ante)
+    t = headsup_payoffs(cfg)
+    assert [t.sb_folds, t.bb_folds, t.sb_wins, t.bb_wins, t.chop] == rows
+    # the vectorised form gives the same rows
+    got = headsup_net(cfg, [False, True, True, True, True], [True, False, True, True, True], [0, 0, 1, -1, 0])
+    assert got.tolist() == [list(r) for r in rows]
+    # and the general side-pot settlement agrees (SB seat 0, BB seat 1)
+    a = ante
+    assert settle(cfg, [0.5 + a, 1 + a], [False, True], None).tolist() == list(rows[0])
+    assert settle(cfg, [stack, 1 + a], [True, False], None).tolist() == list(rows[1])
+    assert settle(cfg, [stack, stack], [True, True], [9, 3]).tolist() == list(rows[2])
+    assert settle(cfg, [stack, stack], [True, True], [3, 9]).tolist() == list(rows[3])
+    assert settle(cfg, [stack, stack], [True, True], [5, 5]).tolist() == list(rows[4])
+
+
+def test_headsup_rake_and_cap() -> None:
+    # 10 BB called: pot 20, 5% rake = 1 BB; with a cap of 0.5 BB only 0.5 is taken.
+    t = headsup_payoffs(PushFoldConfig(stack_bb=10, rake=0.05))
+    assert t.sb_wins == (9.0, -10.0) and t.bb_wins == (-10.0, 9.0) and t.chop == (-0.5, -0.5)
+    assert t.sb_folds == (-0.5, 0.5) and t.bb_folds == (1.0, -1.0)  # no flop, no drop
+    capped = headsup_payoffs(PushFoldConfig(stack_bb=10, rake=0.05, rake_cap_bb=0.5))
+    assert capped.sb_wins == (9.5, -10.0) and capped.chop == (-0.25, -0.25)
+    cfg = PushFoldConfig(stack_bb=10, rake=0.05, rake_cap_bb=0.5)
+    assert settle(cfg, [10, 10], [True, True], [2, 1]).tolist() == [9.5, -10.0]
+
+
+def test_headsup_uneven_stacks_use_the_effective_stack() -> None:
+    cfg = PushFoldConfig(stacks_bb=(8, 20))
+    assert headsup_payoffs(cfg).bb_wins == (-8, 8)
+    assert settle(cfg, [8, 20], [True, True], [1, 2]).tolist() == [-8, 8]  # BB's extra 12 comes back
+
+
+def test_three_way_side_pots_hand_worked() -> None:
+    # Stacks 5, 10, 20 (BTN, SB, BB), ante 0: all three all-in. Main pot 15 (all), side pot 10 (SB, BB),
+    # BB's last 10 uncalled. BTN has the best hand, SB second: BTN +10, SB wins side 10 -> 10 - 10 = 0, BB -10.
+    cfg = PushFoldConfig(num_players=3, stacks_bb=(5, 10, 20))
+    assert settle(cfg, [5, 10, 20], [True] * 3, [30, 20, 10]).tolist() == [10.0, 0.0, -10.0]
+    # BTN pushes 5, SB folds (0.5), BB calls: pot 5 + 0.5 + 5 = 10.5 contested; BB's excess 15 returned.
+    assert settle(cfg, [5, 0.5, 20], [True, False, True], [1, 99, 2]).tolist() == [-5.0, -0.5, 5.5]
+    # chop of the main pot between BTN and BB, BB keeps the rest
+    assert settle(cfg, [5, 0.5, 20], [True, False, True], [7, 0, 7]).tolist() == [0.25, -0.5, 0.25]
+
+
+def test_settle_conserves_chips_and_rake() -> None:
+    rng = np.random.default_rng(3)
+    for _ in range(300):
+        n = int(rng.integers(2, 7))
+        stacks = tuple(float(x) for x in rng.choice([1.5, 2, 4, 7.5, 12], size=n))
+        cfg = PushFoldConfig(num_players=n, stacks_bb=stacks, ante_bb=0.25, rake=0.1, rake_cap_bb=1.0)
+        live = rng.integers(0, 2, size=n).astype(bool)
+        live[-1] |= not live.any()
+        contrib = [stacks[s] if live[s] else 0.25 + cfg.blinds()[s] for s in range(n)]
+        net = settle(cfg, contrib, live.tolist(), rng.integers(0, 5, size=n).tolist())
+        layers = sorted({contrib[s] for s in range(n) if live[s]})
+        contested = sum(
+            sum(min(c, hi) - min(c, lo) for c in contrib)
+            for lo, hi in zip([0.0] + layers[:-1], layers)
+            if sum(1 for s in range(n) if live[s] and contrib[s] >= hi) > 1
+        )
+        assert net.sum() == pytest.approx(-min(0.1 * contested, 1.0))
+        assert all(net[s] >= -contrib[s] - 1e-12 for s in range(n))
+
+
+def test_hand_classes() -> None:
+    names = {hand_class_name(hand_class(a, b)) for a in range(52) for b in range(a + 1, 52)}
+    assert len(names) == 169
+    c = cards_from_str
+    assert hand_class_name(hand_class(*c("AsKs"))) == "AKs"
+    assert hand_class_name(hand_class(*c("Kd As"))) == "AKo"
+    assert hand_class_name(hand_class(*c("7c7h"))) == "77"
+    assert hand_class_name(hand_class(*c("2c7d"))) == "72o"
+    counts = np.bincount([hand_class(a, b) for a in range(52) for b in range(a + 1, 52)], minlength=169)
+    assert sorted(set(counts.tolist())) == [4, 6, 12]
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "match"),
+    [
+        ({"num_players": 7}, "num_players"),
+        ({"stack_bb": 0.9}, "stack_bb"),
+        ({"stack_bb": 1.1, "ante_bb": 0.25}, "stack_bb"),
+        ({"ante_bb": -0.1}, "ante_bb"),
+        ({"rake": 1.0}, "rake"),
+        ({"rake_cap_bb": -1}, "rake_cap_bb"),
+        ({"num_players": 3, "stacks_bb": (5, 5)}, "stacks_bb"),
+        ({"stacks_bb": (5, 0.5)}, "stacks_bb"),
+    ],
+)
+def test_config_errors_name_the_argument(kwargs, match) -> None:
+    with pytest.raises(ValueError, match=match):
+        PushFoldConfig(**kwargs)
+
+
+def _deal(game: PushFoldGame, deck: list[int]):
+    s = game.new_initial_state(deck=deck)
+    while s.current_player() == CHANCE:
+        s.apply(s.sample_chance(np.random.default_rng(0)))
+    return s
+
+
+def test_rules_turn_order_and_folds_without_showdown() -> None:
+    game = PushFoldGame(PushFoldConfig(num_players=4, stack_bb=10, ante_bb=0.125))
+    deck = list(range(13))
+    s = _deal(game, deck)
+    assert s.hole == [[0, 4], [1, 5], [2, 6], [3, 7]] and s.current_player() == 0
+    s.apply(FOLD)
+    s.apply(FOLD)
+    s.apply(FOLD)  # small blind folds: big blind wins without acting
+    assert s.current_player() == TERMINAL
+    assert s.returns().tolist() == [-0.125, -0.125, -0.625, 0.875]
+    s = _deal(game, deck)
+    s.apply(ALL_IN)
+    for _ in range(3):
+        assert s.legal_actions() == [FOLD, ALL_IN]
+        s.apply(FOLD)
+    assert s.current_player() == TERMINAL
+    assert s.returns().tolist() == [1.875, -0.125, -0.625, -1.125]
+    with pytest.raises(ValueError, match="legal"):
+        s.apply(FOLD)
