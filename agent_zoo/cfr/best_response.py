@@ -72,11 +72,10 @@ def backward(
     q = flat[1:].reshape(num_info, num_actions)
     v = np.zeros(num_info)
     for level in reversed(pt.levels):
-        ql = q[level]
         if local_policy is None:
-            vl = np.where(pt.legal[level], ql, -np.inf).max(axis=1)
+            vl = (q[level] + pt.illegal_penalty[level]).max(axis=1)
         else:
-            vl = np.einsum("ij,ij->i", local_policy[level], ql)
+            vl = (local_policy[level] * q[level]).sum(axis=1)
         v[level] = vl
         flat += np.bincount(pt.parent_seq[level], vl, minlength=flat.size)
     return q, v, float(flat[0])
@@ -121,7 +120,12 @@ def best_response_policy(tree: GameTree, policy: np.ndarray, player: int) -> np.
 
 def exploitability(tree: GameTree, policy: np.ndarray) -> ExploitabilityResult:
     """Exact NashConv and exploitability (NashConv / n) of ``policy`` (I, A) on ``tree``."""
-    plans = _plans(tree, policy)
+    return exploitability_of_parts(tree, tree.split(tree.check_policy(policy)))
+
+
+def exploitability_of_parts(tree: GameTree, parts: list[np.ndarray]) -> ExploitabilityResult:
+    """``exploitability`` for a policy already split per player (``GameTree.split``), unchecked."""
+    plans = [reach(pt, part) for pt, part in zip(tree.players, parts)]
     br = np.array([backward(pt, sequence_values(tree, plans, p), None)[2] for p, pt in enumerate(tree.players)])
     values = _policy_values(tree, plans)
     nash_conv = float(np.sum(br - values))

@@ -20,7 +20,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from agent_zoo.cfr.best_response import backward, reach, sequence_values
+from agent_zoo.cfr.best_response import ExploitabilityResult, backward, exploitability_of_parts, reach, sequence_values
 from agent_zoo.cfr.tree import GameTree
 
 
@@ -41,19 +41,18 @@ DCFR = CFRConfig(average_weight_power=2.0, positive_discount_alpha=1.5, negative
 ALGORITHMS: dict[str, CFRConfig] = {"cfr": CFR, "cfr+": CFR_PLUS, "dcfr": DCFR}
 
 
-def regret_matching(regrets: np.ndarray, legal: np.ndarray) -> np.ndarray:
-    """Policy proportional to positive regrets; uniform over legal actions where none is positive."""
-    pos = np.where(legal, np.maximum(regrets, 0.0), 0.0)
-    total = pos.sum(axis=1, keepdims=True)
-    uniform = legal / legal.sum(axis=1, keepdims=True)
-    return np.where(total > 0.0, pos / np.where(total > 0.0, total, 1.0), uniform)
-
-
-def normalize_average(weights: np.ndarray, legal: np.ndarray) -> np.ndarray:
-    """Rows of accumulated policy weights made into probabilities (uniform where never reached)."""
+def normalize_rows(weights: np.ndarray, uniform: np.ndarray) -> np.ndarray:
+    """Rows of non-negative weights made into probabilities; rows summing to 0 become ``uniform``."""
     total = weights.sum(axis=1, keepdims=True)
-    uniform = legal / legal.sum(axis=1, keepdims=True)
-    return np.where(total > 0.0, weights / np.where(total > 0.0, total, 1.0), uniform)
+    return np.divide(weights, total, out=uniform.copy(), where=total > 0.0)
+
+
+def regret_matching(regrets: np.ndarray, uniform: np.ndarray) -> np.ndarray:
+    """Policy proportional to positive regrets; ``uniform`` (over legal actions) where none is positive.
+
+    Illegal actions must carry zero regret (the solver masks them), so they get probability 0.
+    """
+    return normalize_rows(np.maximum(regrets, 0.0), uniform)
 
 
 class CFRSolver:
@@ -67,7 +66,7 @@ class CFRSolver:
         self.iteration = 0
         self._regrets = [np.zeros(pt.legal.shape) for pt in tree.players]
         self._avg = [np.zeros(pt.legal.shape) for pt in tree.players]
-        self._current = [regret_matching(r, pt.legal) for r, pt in zip(self._regrets, tree.players)]
+        self._current = [regret_matching(r, pt.uniform) for r, pt in zip(self._regrets, tree.players)]
         self._plans = [reach(pt, cur) for pt, cur in zip(tree.players, self._current)]
 
     # Iterations ---------------------------------------------------------------------------
@@ -104,7 +103,7 @@ class CFRSolver:
             r *= np.where(r > 0.0, pos, neg)
         if cfg.regret_matching_plus:
             np.maximum(r, 0.0, out=r)
-        self._current[p] = regret_matching(r, pt.legal)
+        self._current[p] = regret_matching(r, pt.uniform)
         self._plans[p] = reach(pt, self._current[p])
 
     # Policies -----------------------------------------------------------------------------
@@ -114,7 +113,11 @@ class CFRSolver:
 
     def average_policy(self) -> np.ndarray:
         """The weighted average policy (what converges to a Nash equilibrium in 2-player zero-sum), (I, A)."""
-        return self.tree.join([normalize_average(a, pt.legal) for a, pt in zip(self._avg, self.tree.players)])
+        return self.tree.join([normalize_rows(a, pt.uniform) for a, pt in zip(self._avg, self.tree.players)])
+
+    def exploitability(self) -> ExploitabilityResult:
+        """Exact exploitability of the average policy (no validation or re-indexing: cheap)."""
+        return exploitability_of_parts(self.tree, [normalize_rows(a, pt.uniform) for a, pt in zip(self._avg, self.tree.players)])
 
     # Checkpoints --------------------------------------------------------------------------
     def state_dict(self) -> dict[str, np.ndarray]:
@@ -133,7 +136,7 @@ class CFRSolver:
         self.iteration = int(state["iteration"])
         self._regrets = self.tree.split(np.asarray(state["regrets"], dtype=np.float64))
         self._avg = self.tree.split(np.asarray(state["average_weights"], dtype=np.float64))
-        self._current = [regret_matching(r, pt.legal) for r, pt in zip(self._regrets, self.tree.players)]
+        self._current = [regret_matching(r, pt.uniform) for r, pt in zip(self._regrets, self.tree.players)]
         self._plans = [reach(pt, cur) for pt, cur in zip(self.tree.players, self._current)]
 
 

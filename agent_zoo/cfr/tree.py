@@ -37,8 +37,10 @@ class PlayerTree:
     infosets: np.ndarray  # (I_p,) global infoset id of each local infoset
     parent_seq: np.ndarray  # (I_p,) local sequence just before the infoset (0 = empty sequence)
     legal: np.ndarray  # (I_p, A) bool legal actions
-    levels: tuple[np.ndarray, ...]  # local infoset ids by own decision depth (0 = first decision)
+    levels: tuple[slice, ...]  # local infosets by own decision depth (local ids are sorted by depth)
     terminal_seq: np.ndarray  # (Z,) local sequence of this player at each terminal
+    illegal_penalty: np.ndarray  # (I_p, A) 0 where legal, -inf where illegal (for maxima)
+    uniform: np.ndarray  # (I_p, A) uniform policy over legal actions
 
     @property
     def num_infosets(self) -> int:
@@ -91,9 +93,10 @@ class GameTree:
             raise ValueError(f"{name} has negative or non-finite probabilities")
         if np.any(policy[~self.legal_mask] > 0):
             raise ValueError(f"{name} puts probability on illegal actions")
-        sums = policy.sum(axis=1)
-        if not np.allclose(sums, 1.0, atol=1e-9):
-            bad = int(np.argmax(np.abs(sums - 1.0)))
+        error = np.abs(policy.sum(axis=1) - 1.0)
+        if error.max(initial=0.0) > 1e-9:
+            bad = int(np.argmax(error))
+            sums = policy.sum(axis=1)
             raise ValueError(f"{name} row {bad} ({self.infoset_keys[bad]!r}) sums to {sums[bad]}, not 1")
         return policy
 
@@ -186,10 +189,14 @@ class _Compiler:
         legal_mask = np.zeros((num_info, A), dtype=bool)
         for i, acts in enumerate(self.legal):
             legal_mask[i, acts] = True
+        depth = np.asarray(self.depth, dtype=np.int64)
+        owned = []  # per player: global ids sorted by own depth, so each depth is a contiguous slice
         local = np.zeros(num_info, dtype=np.int64)
         for p in range(n):
             ids = np.flatnonzero(player == p)
+            ids = ids[np.argsort(depth[ids], kind="stable")]
             local[ids] = np.arange(ids.size)
+            owned.append(ids)
 
         def to_local(global_seq: np.ndarray) -> np.ndarray:
             """Global (infoset * A + action) or -1 into the owner's local sequence id."""
@@ -207,19 +214,19 @@ class _Compiler:
         np.add.at(merged, inverse.ravel(), cu)
 
         parent_global = np.asarray(self.parent_seq, dtype=np.int64)
-        depth = np.asarray(self.depth, dtype=np.int64)
         players = []
-        for p in range(n):
-            ids = np.flatnonzero(player == p)
-            d = depth[ids]
-            levels = tuple(np.flatnonzero(d == k) for k in range(int(d.max()) + 1 if ids.size else 0))
+        for p, ids in enumerate(owned):
+            bounds = np.searchsorted(depth[ids], np.arange(int(depth[ids].max()) + 2 if ids.size else 0))
+            legal = legal_mask[ids]
             players.append(
                 PlayerTree(
                     infosets=ids,
                     parent_seq=to_local(parent_global[ids]),
-                    legal=legal_mask[ids],
-                    levels=levels,
+                    legal=legal,
+                    levels=tuple(slice(int(a), int(b)) for a, b in zip(bounds[:-1], bounds[1:])),
                     terminal_seq=np.ascontiguousarray(uniq[:, p]),
+                    illegal_penalty=np.where(legal, 0.0, -np.inf),
+                    uniform=legal / legal.sum(axis=1, keepdims=True),
                 )
             )
         return GameTree(
