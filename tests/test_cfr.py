@@ -89,3 +89,39 @@ def test_bad_policy_is_refused(kuhn: GameTree) -> None:
 
 
 # Cross-checks agains
+
+
+# Leduc --------------------------------------------------------------------------------------------
+LEDUC_VALUE = -0.085606424078  # OpenSpiel's exact sequence-form LP value for player 0
+
+
+@pytest.fixture(scope="module")
+def leduc() -> GameTree:
+    from poker_envs.games.leduc import LeducGame
+
+    return GameTree.build(LeducGame())
+
+
+def test_leduc_tree_shape(leduc: GameTree) -> None:
+    assert leduc.num_infosets == 936  # as OpenSpiel (suits distinguished)
+    assert leduc.num_terminals == 5520
+
+
+def test_leduc_uniform_policy_exploitability_pinned(leduc: GameTree) -> None:
+    res = exploitability(leduc, leduc.uniform_policy())
+    assert res.exploitability == pytest.approx(2.373611111111111, abs=1e-12)
+    assert res.nash_conv == pytest.approx(4.747222222222222, abs=1e-12)
+    np.testing.assert_allclose(res.policy_values, [-0.078125, 0.078125], atol=1e-15)
+
+
+def test_leduc_dcfr_converges_towards_lp_value(leduc: GameTree) -> None:
+    solver = make_solver(leduc, "dcfr")
+    solver.iterate(1300)
+    res = solver.exploitability()
+    assert res.exploitability < 2e-4
+    # In a 2-player zero-sum game, the value lies between the best-response values:
+    # -br_1 <= v* <= br_0; both bounds tighten with exploitability.
+    assert -res.br_values[1] <= LEDUC_VALUE <= res.br_values[0]
+    assert res.policy_values[0] == pytest.approx(LEDUC_VALUE, abs=2e-4)
+    # solver.exploitability() is the public exploitability of the public average policy.
+    assert exploitability(leduc, solver.average_policy()).nash_conv == pytest.approx(res.nash_conv, abs=1e-12)

@@ -34,3 +34,15 @@ def test_policy_round_trip_through_openspiel() -> None:
     policy = solver.average_policy()
     back = from_openspiel_policy(kuhn, to_openspiel_policy(kuhn, policy, game, os_game), game, os_game)
     np.testing.assert_array_equal(back, policy)
+
+
+def test_leduc_matches_openspiel() -> None:
+    from poker_envs.games.leduc import LeducGame
+
+    game = LeducGame()
+    leduc = GameTree.build(game)
+    solver = make_solver(leduc, "cfr+")
+    solver.iterate(1600)  # exploitability about 1e-4: a converged policy
+    for policy in (leduc.uniform_policy(), solver.average_policy()):
+        ours = exploitability(leduc, policy).exploitability
+        assert ours == pytest.approx(_openspiel_exploitability(leduc, game, "leduc_poker", policy), abs=1e-9)
