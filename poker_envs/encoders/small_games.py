@@ -1,0 +1,212 @@
+"""Observation encoders of the small games: Kuhn, Leduc, push/fold and the threshold game.
+
+Each game's ``"default"`` is a perfect-recall information-state vector: everything the player has
+seen (own cards, public cards, every action it could observe) and nothing else, so two states of
+one information set always encode the same and a policy can be a function of the observation.
+The ``*_vector(state, player)`` functions are usable by solvers on any state of the rules modules.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from gymnasium import spaces
+
+from poker_envs.encoders.base import Encoder
+from poker_envs.games.base import Game, GameState
+from poker_envs.games.kuhn import KuhnState
+from poker_envs.games.leduc import MAX_ACTIONS_PER_ROUND, LeducState
+from poker_envs.games.leduc import NUM_CARDS as LEDUC_CARDS
+from poker_envs.games.push_fold import MAX_PLAYERS as PF_MAX_PLAYERS
+from poker_envs.games.push_fold import PushFoldState, hand_class
+from poker_envs.games.threshold import MAX_PLAYERS as TH_MAX_PLAYERS
+from poker_envs.games.threshold import MIN_PLAYERS as TH_MIN_PLAYERS
+from poker_envs.games.threshold import NUM_CARDS as TH_CARDS
+from poker_envs.games.threshold import ThresholdState
+
+
+class _GameEncoder(Encoder):
+    """An encoder for the games whose ``name`` starts with ``game_prefix``."""
+
+    game_prefix: str = ""
+
+    def unsupported_reason(self, game: Game) -> str | None:
+        if not game.name.startswith(self.game_prefix):
+            return f"it encodes {self.game_prefix} states only"
+        return None
+
+
+# Kuhn ------------------------------------------------------------------------------------------
+KUHN_SIZE = 2 + 3 + 3 * 2  # seat, own card, three action slots x (pass, bet)
+
+
+def kuhn_infostate_vector(state: KuhnState, player: int) -> np.ndarray:
+    """Seat one-hot (2), own card one-hot (3: J, Q, K), then per action slot one-hot (pass, bet)."""
+    v = np.zeros(KUHN_SIZE, dtype=np.float32)
+    v[player] = 1.0
+    if player < len(state.cards):
+        v[2 + state.cards[player]] = 1.0
+    for i, a in enumerate(state.history):
+        v[5 + 2 * i + a] = 1.0
+    return v
+
+
+class KuhnInfoStateEncoder(_GameEncoder):
+    name = "infostate"
+    game_prefix = "kuhn_poker"
+
+    def __init__(self, game: Game) -> None:
+        super().__init__(game)
+        self.observation_space = spaces.Box(0.0, 1.0, shape=(KUHN_SIZE,), dtype=np.float32)
+
+    def encode(self, state: GameState, player: int) -> np.ndarray:
+        return kuhn_infostate_vector(state, player)
+
+
+# Leduc -----------------------------------------------------------------------------------------
+_LEDUC_SLOTS = 2 * MAX_ACTIONS_PER_ROUND * 3  # two rounds x four slots x (fold, call, raise)
+LEDUC_SIZE = 2 + LEDUC_CARDS + LEDUC_CARDS + _LEDUC_SLOTS  # 38
+
+
+def leduc_infostate_vector(state: LeducState, player: int) -> np.ndarray:
+    """Seat one-hot (2), own card one-hot (6 card ids: suits kept, as OpenSpiel's information sets),
+    public card one-hot (6, zero before it is dealt), then for each round four action slots, each a
+    one-hot over (fold, call, raise). Equal for exactly the states of one information set."""
+    v = np.zeros(LEDUC_SIZE, dtype=np.float32)
+    v[player] = 1.0
+    if player < len(state.private):
+        v[2 + state.private[player]] = 1.0
+    if state.public >= 0:
+        v[8 + state.public] = 1.0
+    base = 14
+    for a in state.history[0]:
+        v[base + a] = 1.0
+        base += 3
+    base = 14 + 3 * MAX_ACTIONS_PER_ROUND
+    for a in state.history[1]:
+        v[base + a] = 1.0
+        base += 3
+    return v
+
+
+class LeducInfoStateEncoder(_GameEncoder):
+    name = "infostate"
+    game_prefix = "leduc_poker"
+
+    def __init__(self, game: Game) -> None:
+        super().__init__(game)
+        self.observation_space = spaces.Box(0.0, 1.0, shape=(LEDUC_SIZE,), dtype=np.float32)
+
+    def encode(self, state: GameState, player: int) -> np.ndarray:
+        return leduc_infostate_vector(state, player)
+
+
+class LeducRankChipsEncoder(_GameEncoder):
+    """Suit-blind summary as in RLCard / PettingZoo ``leduc_holdem_v4`` (not perfect recall): own rank (3),
+    public rank (3), own chips in the pot one-hot (0..14), opponent's chips one-hot (0..14)."""
+
+    name = "rank_chips"
+    game_prefix = "leduc_poker"
+
+    def __init__(self, game: Game) -> None:
+        super().__init__(game)
+        self.observation_space = spaces.Box(0.0, 1.0, shape=(36,), dtype=np.float32)
+
+    def encode(self, state: GameState, player: int) -> np.ndarray:
+        v = np.zeros(36, dtype=np.float32)
+        if player < len(state.private):
+            v[state.private[player] // 2] = 1.0
+        if state.public >= 0:
+            v[3 + state.public // 2] = 1.0
+        v[6 + state.contributions[player]] = 1.0
+        v[21 + state.contributions[1 - player]] = 1.0
+        return v
+
+
+# Push/fold -------------------------------------------------------------------------------------
+# hole cards (52) | hand class (169) | position by seat (6) | players 2..6 (5) | own stack | stacks by seat (6)
+# | ante | pot | per seat (not acted yet, folded, all-in) (18)
+_PF_CARDS, _PF_CLASS, _PF_POS, _PF_NUM = 0, 52, 52 + 169, 52 + 169 + 6
+_PF_OWN = _PF_NUM + 5
+_PF_STACKS = _PF_OWN + 1
+_PF_ANTE = _PF_STACKS + PF_MAX_PLAYERS
+_PF_POT = _PF_ANTE + 1
+_PF_ACTS = _PF_POT + 1
+PUSH_FOLD_SIZE = _PF_ACTS + 3 * PF_MAX_PLAYERS  # 259
+
+
+def push_fold_vector(state: PushFoldState, player: int) -> np.ndarray:
+    """Own hole cards (two-hot over 52 card ids), their class among the 169 (one-hot, see
+    ``push_fold.hand_class``), position (one-hot over 6 seats counted back from the big blind: index 5 =
+    BB, 4 = SB, ...), number of players (one-hot 2..6), own starting stack, every seat's starting stack
+    (by position, 0 where no seat), the ante, the pot so far (all in big blinds) and, per position, whether
+    that seat has not acted yet, folded or went all-in."""
+    v = np.zeros(PUSH_FOLD_SIZE, dtype=np.float32)
+    n = state.num_players
+    offset = PF_MAX_PLAYERS - n  # seat s sits at position slot s + offset (BB always in the last slot)
+    hole = state.hole[player]
+    if len(hole) == 2:
+        v[hole[0]] = v[hole[1]] = 1.0
+        v[_PF_CLASS + hand_class(hole[0], hole[1])] = 1.0
+    v[_PF_POS + player + offset] = 1.0
+    v[_PF_NUM + n - 2] = 1.0
+    stacks = state.config.stacks
+    v[_PF_OWN] = stacks[player]
+    v[_PF_STACKS + offset : _PF_STACKS + PF_MAX_PLAYERS] = stacks
+    v[_PF_ANTE] = state.config.ante_bb
+    v[_PF_POT] = sum(state.contributions)
+    acted = len(state.actions)
+    for seat in range(n):
+        kind = 0 if seat >= acted else 1 + state.actions[seat]
+        v[_PF_ACTS + 3 * (seat + offset) + kind] = 1.0
+    return v
+
+
+class PushFoldEncoder(_GameEncoder):
+    name = "push_fold"
+    game_prefix = "push_fold"
+
+    def __init__(self, game: Game) -> None:
+        super().__init__(game)
+        self.observation_space = spaces.Box(0.0, np.inf, shape=(PUSH_FOLD_SIZE,), dtype=np.float32)
+
+    def encode(self, state: GameState, player: int) -> np.ndarray:
+        return push_fold_vector(state, player)
+
+
+# Threshold -------------------------------------------------------------------------------------
+THRESHOLD_SIZE = 1 + TH_CARDS + (TH_MAX_PLAYERS - TH_MIN_PLAYERS + 1) + 1  # 112
+
+
+def threshold_vector(state: ThresholdState, player: int) -> np.ndarray:
+    """Own card / 100, own card one-hot (101), number of players one-hot (2..10), alpha. Nothing about
+    other players' declarations: the moves are simultaneous."""
+    v = np.zeros(THRESHOLD_SIZE, dtype=np.float32)
+    if player < len(state.cards):
+        card = state.cards[player]
+        v[0] = card / (TH_CARDS - 1)
+        v[1 + card] = 1.0
+    v[1 + TH_CARDS + state.num_players - TH_MIN_PLAYERS] = 1.0
+    v[-1] = state.config.alpha
+    return v
+
+
+class ThresholdEncoder(_GameEncoder):
+    name = "threshold"
+    game_prefix = "threshold"
+
+    def __init__(self, game: Game) -> None:
+        super().__init__(game)
+        self.observation_space = spaces.Box(0.0, np.inf, shape=(THRESHOLD_SIZE,), dtype=np.float32)
+
+    def encode(self, state: GameState, player: int) -> np.ndarray:
+        return threshold_vector(state, player)
+
+
+KUHN_ENCODERS: dict[str, type[Encoder]] = {"default": KuhnInfoStateEncoder, "infostate": KuhnInfoStateEncoder}
+LEDUC_ENCODERS: dict[str, type[Encoder]] = {
+    "default": LeducInfoStateEncoder,
+    "infostate": LeducInfoStateEncoder,
+    "rank_chips": LeducRankChipsEncoder,
+}
+PUSH_FOLD_ENCODERS: dict[str, type[Encoder]] = {"default": PushFoldEncoder, "push_fold": PushFoldEncoder}
+THRESHOLD_ENCODERS: dict[str, type[Encoder]] = {"default": ThresholdEncoder, "threshold": ThresholdEncoder}

@@ -1,0 +1,39 @@
+"""Kuhn poker as a PettingZoo AEC environment (rules: ``poker_envs.games.kuhn``, as OpenSpiel's ``kuhn_poker``).
+
+Actions 0 = pass (check/fold), 1 = bet (bet/call); rewards are chips. The default observation is the
+information-state vector of ``encoders.small_games.kuhn_infostate_vector``. Reset option
+``deal=(card of player 0, card of player 1)`` (0 = J, 1 = Q, 2 = K) fixes the cards.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pettingzoo.utils import wrappers
+
+from poker_envs.aec import PokerAECEnv, warn_unknown_options
+from poker_envs.encoders.base import EncoderSpec, resolve_encoder
+from poker_envs.encoders.small_games import KUHN_ENCODERS
+from poker_envs.games.base import GameState
+from poker_envs.games.kuhn import KuhnGame
+from poker_envs.render.small_games import render_kuhn
+
+
+class raw_env(PokerAECEnv):
+    metadata = {"name": "kuhn_poker_v0", "render_modes": ["ansi", "human"], "is_parallelizable": False}
+
+    def __init__(self, obs_encoder: EncoderSpec = "default", render_mode: str | None = None) -> None:
+        game = KuhnGame()
+        super().__init__(game, resolve_encoder(obs_encoder, game, KUHN_ENCODERS), render_kuhn, render_mode)
+
+    def _new_state(self, options: dict[str, Any]) -> GameState:
+        warn_unknown_options(options, ("deal",), self.metadata["name"])
+        return self.game.new_initial_state(deal=options.get("deal"))
+
+
+def env(**kwargs: Any) -> wrappers.OrderEnforcingWrapper:
+    """``raw_env`` wrapped as PettingZoo classic environments are (an illegal move ends the game at -1)."""
+    e = raw_env(**kwargs)
+    e = wrappers.TerminateIllegalWrapper(e, illegal_reward=-1)
+    e = wrappers.AssertOutOfBoundsWrapper(e)
+    return wrappers.OrderEnforcingWrapper(e)

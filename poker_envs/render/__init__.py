@@ -1,0 +1,1 @@
+"""Text renderings of game states (ANSI / human), kept apart from the rules."""

@@ -1,0 +1,140 @@
+"""The threshold game (``poker_envs.games.threshold``) as PettingZoo environments: Parallel and AEC.
+
+``parallel_env(num_players=2, alpha=2.0)``: every agent declares at once (0 = fold, 1 = bet) in one
+``step``; ``env(...)``: the same game as an AEC environment where ``player_0`` .. ``player_{n-1}``
+declare in turn without seeing earlier declarations (observations show only the own card).
+Rewards are the table's units (a folder loses 1, a bettor risks ``alpha``). Reset option
+``deal`` (one distinct card 0..100 per seat) fixes the cards.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import ParallelEnv
+from pettingzoo.utils import wrappers
+
+from poker_envs.aec import PokerAECEnv, warn_unknown_options
+from poker_envs.encoders.base import EncoderSpec, resolve_encoder
+from poker_envs.encoders.small_games import THRESHOLD_ENCODERS
+from poker_envs.games.base import GameState, play_chance
+from poker_envs.games.threshold import ThresholdConfig, ThresholdGame, ThresholdState
+from poker_envs.render.small_games import render_threshold
+
+NAME = "threshold_v0"
+
+
+class raw_env(PokerAECEnv):
+    """AEC form: seats declare one after another; nobody's observation shows another's declaration."""
+
+    metadata = {"name": NAME, "render_modes": ["ansi", "human"], "is_parallelizable": True}
+
+    def __init__(
+        self,
+        num_players: int = 2,
+        alpha: float = 2.0,
+        obs_encoder: EncoderSpec = "default",
+        render_mode: str | None = None,
+    ) -> None:
+        game = ThresholdGame(ThresholdConfig(num_players=num_players, alpha=alpha))
+        super().__init__(game, resolve_encoder(obs_encoder, game, THRESHOLD_ENCODERS), render_threshold, render_mode)
+
+    def _new_state(self, options: dict[str, Any]) -> GameState:
+        warn_unknown_options(options, ("deal",), NAME)
+        return self.game.new_initial_state(deal=options.get("deal"))
+
+
+def env(**kwargs: Any) -> wrappers.OrderEnforcingWrapper:
+    """``raw_env`` wrapped as PettingZoo classic environments are (an illegal move ends the game at -1)."""
+    e = raw_env(**kwargs)
+    e = wrappers.TerminateIllegalWrapper(e, illegal_reward=-1)
+    e = wrappers.AssertOutOfBoundsWrapper(e)
+    return wrappers.OrderEnforcingWrapper(e)
+
+
+class parallel_env(ParallelEnv):
+    """Parallel form: one ``step({agent: action})`` with every agent's declaration ends the game."""
+
+    metadata = {"name": NAME, "render_modes": ["ansi", "human"], "is_parallelizable": True}
+
+    def __init__(
+        self,
+        num_players: int = 2,
+        alpha: float = 2.0,
+        obs_encoder: EncoderSpec = "default",
+        render_mode: str | None = None,
+    ) -> None:
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode {render_mode!r} is not one of {self.metadata['render_modes']} or None")
+        self.game = ThresholdGame(ThresholdConfig(num_players=num_players, alpha=alpha))
+        self.encoder = resolve_encoder(obs_encoder, self.game, THRESHOLD_ENCODERS)
+        self.render_mode = render_mode
+        self.possible_agents = [f"player_{i}" for i in range(num_players)]
+        self.agents: list[str] = []
+        self._obs_space = spaces.Dict(
+            {"observation": self.encoder.observation_space, "action_mask": spaces.Box(0, 1, shape=(2,), dtype=np.int8)}
+        )
+        self._act_space = spaces.Discrete(2)
+        self._rng = np.random.default_rng()
+        self.state: ThresholdState | None = None
+
+    @functools.lru_cache(maxsize=None)
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self._obs_space
+
+    @functools.lru_cache(maxsize=None)
+    def action_space(self, agent: str) -> spaces.Space:
+        return self._act_space
+
+    def _observe(self, seat: int, mask: np.ndarray) -> dict[str, np.ndarray]:
+        return {"observation": self.encoder.encode(self.state, seat), "action_mask": mask.copy()}
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None):
+        if seed is not None:
+            self._rng = np.random.default_rng(seed)
+        options = dict(options or {})
+        warn_unknown_options(options, ("deal",), NAME)
+        self.state = self.game.new_initial_state(deal=options.get("deal"))
+        play_chance(self.state, self._rng)
+        self.agents = self.possible_agents[:]
+        legal = np.ones(2, dtype=np.int8)
+        obs = {a: self._observe(i, legal) for i, a in enumerate(self.agents)}
+        return obs, {a: {} for a in self.agents}
+
+    def step(self, actions: dict[str, int]):
+        if not self.agents:
+            raise ValueError("the game is over: call reset() before step()")
+        missing = [a for a in self.agents if a not in actions]
+        if missing:
+            raise ValueError(f"every agent declares at once; actions missing for {missing}")
+        for seat, agent in enumerate(self.possible_agents):
+            action = actions[agent]
+            if action not in (0, 1):
+                raise ValueError(f"action {action!r} of {agent} is illegal; legal: [0, 1] (0 = fold, 1 = bet)")
+            self.state.apply(int(action))
+        returns = self.state.returns()
+        done = np.zeros(2, dtype=np.int8)
+        obs = {a: self._observe(i, done) for i, a in enumerate(self.agents)}
+        rewards = {a: float(returns[i]) for i, a in enumerate(self.agents)}
+        terminations = dict.fromkeys(self.agents, True)
+        truncations = dict.fromkeys(self.agents, False)
+        infos = {a: {} for a in self.agents}
+        self.agents = []
+        if self.render_mode == "human":
+            self.render()
+        return obs, rewards, terminations, truncations, infos
+
+    def render(self) -> str | None:
+        if self.render_mode is None or self.state is None:
+            return None
+        text = render_threshold(self.state)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        pass
