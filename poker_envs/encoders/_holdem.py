@@ -9,7 +9,8 @@ documents. Only the observing player's own hole cards are ever read.
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, NamedTuple
 
 from poker_envs.games.base import Game
 
@@ -17,19 +18,125 @@ from poker_envs.games.base import Game
 FOLD, CHECK, CALL, BET, RAISE = 0, 1, 2, 3, 4
 
 
+def _is_push_fold(obj: Any) -> bool:
+    from poker_envs.games.push_fold import PushFoldGame, PushFoldState
+
+    return isinstance(obj, PushFoldGame | PushFoldState)
+
+
 def holdem_reason(game: Game, what: str) -> str | None:
-    """None if ``game`` is a hold'em game the encoders read; otherwise a sentence saying why not."""
-    try:
-        from poker_envs.games.holdem import HoldemGame
-    except ImportError:  # pragma: no cover - the engine is part of the package
-        HoldemGame = None  # type: ignore[assignment,misc]
-    if HoldemGame is not None and isinstance(game, HoldemGame):
+    """None if ``game`` is a hold'em game the encoders read (hold'em or push/fold); else why not."""
+    from poker_envs.games.holdem import HoldemGame
+
+    if isinstance(game, HoldemGame) or _is_push_fold(game):
         return None
     return (
         f"{what} is defined for Texas hold'em (52-card deck, two hole cards, a board of up to five cards, "
         f"chip bets by street); game {getattr(game, 'name', type(game).__name__)!r} is not hold'em. "
         "Use the environment's 'default' encoder or pass your own Encoder object."
     )
+
+
+class TableLimits(NamedTuple):
+    """What observation-space bounds need: chips per small blind, starting stacks, seats."""
+
+    small_blind: float
+    starting_stacks: tuple[float, ...]
+    num_players: int
+
+
+def table_limits(game: Any) -> TableLimits:
+    if _is_push_fold(game):
+        return TableLimits(0.5, tuple(game.config.stacks), game.num_players)
+    cfg = game.config
+    return TableLimits(float(cfg.small_blind), tuple(cfg.starting_stacks), game.num_players)
+
+
+# Push/fold seen as one pre-flop street of hold'em -------------------------------------------------
+class Record(NamedTuple):
+    """An ActionRecord of the hold'em engine (player, kind, added, total street bet, all_in)."""
+
+    player: int
+    kind: int
+    added: float
+    total: float
+    all_in: bool
+
+
+@dataclass(frozen=True)
+class _Unit:
+    small_blind: float = 0.5  # push/fold counts in big blinds; a small blind is half of one
+
+
+class PushFoldView:
+    """A push/fold state with the fields of a pre-flop hold'em state (amounts in big blinds).
+
+    Push/fold seats are in acting order (seat 0 first, the last two the blinds), so the button is
+    seat 0 heads-up and seat n - 3 otherwise. A push is a raise to the whole stack (less the ante)
+    when it is more than the largest bet so far, else a call; a fold is a fold.
+    """
+
+    config = _Unit()
+    street = 0
+
+    def __init__(self, state: Any) -> None:
+        from poker_envs.games.push_fold import ALL_IN
+
+        cfg = state.config
+        n = state.num_players
+        ante = float(cfg.ante_bb)
+        self._state = state
+        self.num_players = n
+        self.button = 0 if n == 2 else n - 3
+        self.hole = state.hole
+        self.board = state.board
+        self.starting_stacks = list(cfg.stacks)
+        self.contributed = list(state.contributions)
+        self.stacks = [s - c for s, c in zip(self.starting_stacks, self.contributed)]
+        self.bets = [c - ante for c in self.contributed]
+        blinds = cfg.blinds()
+        bets_before = [b for b in blinds]
+        self.folded = [False] * n
+        records: list[Record] = []
+        top = max(blinds)
+        for seat, action in enumerate(state.actions):
+            if action == ALL_IN:
+                total = self.starting_stacks[seat] - ante
+                kind = RAISE if total > top else CALL
+                records.append(Record(seat, kind, total - bets_before[seat], total, True))
+                top = max(top, total)
+            else:
+                self.folded[seat] = True
+                records.append(Record(seat, FOLD, 0.0, bets_before[seat], False))
+        self.history = [records]
+        self.num_active_at_street_start = n
+        self._top = top
+
+    def current_player(self) -> int:
+        return self._state.current_player()
+
+    def legal_actions(self) -> list[int]:
+        return self._state.legal_actions()
+
+    def to_call(self, seat: int) -> float:
+        return min(self._top - self.bets[seat], self.stacks[seat])
+
+    def action_to_chips(self, action: int) -> tuple[int, float]:
+        """(kind, raise-to) of push/fold action 0 (fold) or 1 (all-in) for the player to act."""
+        from poker_envs.games.push_fold import ALL_IN
+
+        if action != ALL_IN:
+            return FOLD, 0
+        seat = self.current_player()
+        total = self.starting_stacks[seat] - float(self._state.config.ante_bb)
+        return (RAISE, total) if total > self._top else (CALL, 0)
+
+
+def view(state: Any) -> Any:
+    """The state as the encoders read it: hold'em states as they are, push/fold through a view."""
+    if _is_push_fold(state):
+        return PushFoldView(state)
+    return state
 
 
 def unit(state: Any) -> float:

@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 from gymnasium import spaces
 
-from poker_envs.encoders._holdem import check_player, holdem_reason, unit
+from poker_envs.encoders._holdem import check_player, holdem_reason, table_limits, unit, view
 from poker_envs.encoders.base import Encoder
 from poker_envs.games.base import Game
 
@@ -36,9 +36,9 @@ class Flat107Encoder(Encoder):
 
     def __init__(self, game: Game) -> None:
         super().__init__(game)
-        cfg = game.config
+        lim = table_limits(game)
         high = np.ones(SIZE, dtype=np.float32)
-        high[BET] = max(cfg.starting_stacks) / cfg.small_blind
+        high[BET] = max(lim.starting_stacks) / lim.small_blind
         high[ACTIVE] = high[ACTIVE_AT_START] = game.num_players
         self.observation_space = spaces.Box(np.zeros(SIZE, dtype=np.float32), high, dtype=np.float32)
 
@@ -46,6 +46,7 @@ class Flat107Encoder(Encoder):
         return holdem_reason(game, "the 107-feature vector (Table 5.3)")
 
     def encode(self, state: Any, player: int) -> np.ndarray:
+        state = view(state)
         check_player(state, player)
         out = np.zeros(SIZE, dtype=np.float32)
         out[BET] = max(state.bets) / unit(state)

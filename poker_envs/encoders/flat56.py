@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 from gymnasium import spaces
 
-from poker_envs.encoders._holdem import check_player, holdem_reason, unit
+from poker_envs.encoders._holdem import check_player, holdem_reason, table_limits, unit, view
 from poker_envs.encoders.base import Encoder
 from poker_envs.games.base import Game
 
@@ -36,21 +36,22 @@ class Flat56Encoder(Encoder):
 
     def __init__(self, game: Game) -> None:
         super().__init__(game)
-        cfg = game.config
-        sb = cfg.small_blind
-        total = sum(cfg.starting_stacks) / sb
+        lim = table_limits(game)
+        sb = lim.small_blind
+        total = sum(lim.starting_stacks) / sb
         low = np.zeros(SIZE, dtype=np.float32)
         high = np.ones(SIZE, dtype=np.float32)
-        low[STACK] = -max(cfg.starting_stacks) / sb
+        low[STACK] = -max(lim.starting_stacks) / sb
         high[STACK] = total
         high[POT] = total
-        high[OWN_BET] = high[OPP_BET] = max(cfg.starting_stacks) / sb
+        high[OWN_BET] = high[OPP_BET] = max(lim.starting_stacks) / sb
         self.observation_space = spaces.Box(low, high, dtype=np.float32)
 
     def unsupported_reason(self, game: Game) -> str | None:
         return holdem_reason(game, "the 56-feature vector (Table 5.8)")
 
     def encode(self, state: Any, player: int) -> np.ndarray:
+        state = view(state)
         check_player(state, player)
         sb = unit(state)
         bets = state.bets

@@ -41,6 +41,7 @@ from poker_envs.encoders._holdem import (
     position_fraction,
     street_records,
     unit,
+    view,
 )
 from poker_envs.encoders.base import Encoder
 from poker_envs.games.base import Game
@@ -57,8 +58,9 @@ CUR_TYPES, CUR_AMOUNTS, PREV_TYPES, PREV_AMOUNTS = 11, 16, 21, 26
 ACTION_TYPE, ACTION_AMOUNT = 31, 32
 NO_ACTION = 0  # type code of an empty history slot; an action of kind k has code k + 1
 
-# The fill-coded planes whose values a state sets, in the order of the value vector of _state_cells.
-_FILL_PLANES = np.array([POT, POSITION, *range(CUR_TYPES, ACTION_TYPE)], dtype=np.intp)
+PLANE_SIZE = SIDE * SIDE
+# Flat position of card c's cell inside a 17x17 plane.
+CELL = [(ROW0 + c // 4) * SIDE + COL0 + c % 4 for c in range(NUM_CELLS)]
 _ARANGE = np.arange(NUM_CELLS, dtype=np.float64)
 
 
@@ -94,41 +96,63 @@ class PokerCNNEncoder(Encoder):
         super().__init__(game)
         self.dtype = dt
         self.observation_space = spaces.Box(0, 1, shape=(NUM_PLANES, SIDE, SIDE), dtype=dt)
+        # _table[v] is the 17x17 plane whose first v cells are set (v = 0..52): every whole-unit
+        # fill code, so a state's 33 planes are one gather from it.
+        self._table = to_planes(fill_code(np.arange(NUM_CELLS + 1), dt))
 
     def unsupported_reason(self, game: Game) -> str | None:
         return holdem_reason(game, "the Poker-CNN tensor")
 
     # ---------------------------------------------------------------------------------------
-    def _state_cells(self, state: Any, player: int, out: np.ndarray) -> None:
-        """Write the state's 33x52 cells (candidate planes left as they are) into ``out``."""
+    def _codes(self, state: Any, player: int) -> tuple[list[int], list[int], list[tuple[int, float]]]:
+        """The state's planes as (whole fill count per plane, flat indices of card cells set to 1,
+        (plane, value) of the few fill-coded values that are not whole small blinds)."""
         check_player(state, player)
-        sb = unit(state)
+        sb = state.config.small_blind
+        codes = [0] * NUM_PLANES
+        fracs: list[tuple[int, float]] = []
+        flat: list[int] = []
         hole = state.hole[player] if player < len(state.hole) else []
-        board = state.board
         for i, card in enumerate(hole[:2]):
-            out[HOLE + i, card] = 1
-        if board:
-            out[FLOP, board[:3]] = 1
-            if len(board) > 3:
-                out[TURN, board[3]] = 1
-                if len(board) > 4:
-                    out[RIVER, board[4]] = 1
-            out[VISIBLE, board] = 1
-        if hole:
-            out[VISIBLE, hole] = 1
+            flat.append((HOLE + i) * PLANE_SIZE + CELL[card])
+            flat.append(VISIBLE * PLANE_SIZE + CELL[card])
+        for j, card in enumerate(state.board):
+            plane = FLOP if j < 3 else TURN if j == 3 else RIVER
+            flat.append(plane * PLANE_SIZE + CELL[card])
+            flat.append(VISIBLE * PLANE_SIZE + CELL[card])
+
+        def amount(plane: int, chips: int) -> None:
+            if chips % sb == 0 or self.dtype == np.uint8:
+                codes[plane] = min(int(chips // sb), NUM_CELLS)
+            else:
+                fracs.append((plane, chips / sb))
+
+        amount(POT, sum(state.contributed))
         street = state.street
-        remaining = 3 - street
-        if remaining > 0:
-            out[ROUNDS : ROUNDS + remaining] = 1
-        values = [0.0] * len(_FILL_PLANES)
-        values[0] = sum(state.contributed) / sb
-        values[1] = float(int(NUM_CELLS * position_fraction(state, player) + 0.5))
-        for base, st in ((2, street), (2 + 2 * HISTORY, street - 1)):
+        for r in range(3 - street):
+            codes[ROUNDS + r] = NUM_CELLS
+        codes[POSITION] = int(NUM_CELLS * position_fraction(state, player) + 0.5)
+        for types, st in ((CUR_TYPES, street), (PREV_TYPES, street - 1)):
             recs = street_records(state, st)
             for j, rec in enumerate(reversed(recs[-HISTORY:])):
-                values[base + j] = rec.kind + 1
-                values[base + HISTORY + j] = rec.added / sb
-        out[_FILL_PLANES] = fill_code(values, self.dtype)
+                codes[types + j] = rec.kind + 1
+                amount(types + HISTORY + j, rec.added)
+        return codes, flat, fracs
+
+    def _state_planes(self, state: Any, player: int) -> np.ndarray:
+        """(33, 17, 17) planes of the state, candidate planes zero."""
+        codes, flat, fracs = self._codes(state, player)
+        out = self._table[codes]
+        out.reshape(-1)[flat] = 1
+        for plane, value in fracs:
+            out[plane] = to_planes(fill_code(value, self.dtype))
+        return out
+
+    def _amount_planes(self, chips: np.ndarray, sb: int) -> np.ndarray:
+        """(K, 17, 17) fill-coded planes of K chip amounts."""
+        if np.all(chips % sb == 0) or self.dtype == np.uint8:
+            return self._table[np.minimum(chips // sb, NUM_CELLS).astype(np.intp)]
+        return to_planes(fill_code(chips / sb, self.dtype))
 
     def _candidates(self, state: Any, player: int, actions: Sequence[int]) -> tuple[np.ndarray, np.ndarray]:
         """(kinds FOLD=0..RAISE=4, chips each puts in) of candidate discrete actions of the player to act."""
@@ -149,9 +173,7 @@ class PokerCNNEncoder(Encoder):
 
     # ---------------------------------------------------------------------------------------
     def encode(self, state: Any, player: int) -> np.ndarray:
-        cells = np.zeros((NUM_PLANES, NUM_CELLS), dtype=self.dtype)
-        self._state_cells(state, player, cells)
-        return to_planes(cells)
+        return self._state_planes(view(state), player)
 
     def encode_with_action(self, state: Any, player: int, action: int) -> np.ndarray:
         """The tensor of ``state`` with the candidate ``action`` (a discrete id) in planes 31-32."""
@@ -159,6 +181,7 @@ class PokerCNNEncoder(Encoder):
 
     def encode_actions(self, state: Any, player: int, actions: Sequence[int]) -> np.ndarray:
         """(K, 33, 17, 17): one state with each of K candidate actions; state planes built once."""
+        state = view(state)
         kinds, added = self._candidates(state, player, actions)
         return self.encode_kinds(state, player, kinds, added)
 
@@ -169,20 +192,18 @@ class PokerCNNEncoder(Encoder):
 
         For callers that know the actions in chips rather than discrete ids (hand-history replay).
         """
+        state = view(state)
         kinds = np.asarray(kinds, dtype=np.float64)
         added = np.asarray(added, dtype=np.float64)
         if kinds.shape != added.shape or kinds.ndim != 1:
             raise ValueError(f"kinds and added must be 1-D of one length, got {kinds.shape} and {added.shape}")
         if np.any((kinds < 0) | (kinds > 4)) or np.any(added < 0):
             raise ValueError("kinds must be in 0..4 (fold, check, call, bet, raise) and added chips >= 0")
-        cells = np.zeros((NUM_PLANES, NUM_CELLS), dtype=self.dtype)
-        self._state_cells(state, player, cells)
-        base = to_planes(cells)
+        base = self._state_planes(state, player)
         out = np.empty((len(kinds), NUM_PLANES, SIDE, SIDE), dtype=self.dtype)
         out[:] = base
-        rows, cols = slice(ROW0, ROW0 + 13), slice(COL0, COL0 + 4)
-        out[:, ACTION_TYPE, rows, cols] = fill_code(kinds + 1, self.dtype).reshape(-1, 13, 4)
-        out[:, ACTION_AMOUNT, rows, cols] = fill_code(added / unit(state), self.dtype).reshape(-1, 13, 4)
+        out[:, ACTION_TYPE] = self._table[kinds.astype(np.intp) + 1]
+        out[:, ACTION_AMOUNT] = self._amount_planes(added, state.config.small_blind)
         return out
 
     def encode_batch(
@@ -194,14 +215,31 @@ class PokerCNNEncoder(Encoder):
                 f"states, players and actions must have one length, got {len(states)}, {len(players)}, "
                 f"{None if actions is None else len(actions)}"
             )
-        cells = np.zeros((len(states), NUM_PLANES, NUM_CELLS), dtype=self.dtype)
-        if actions is not None:
-            values = np.empty((len(states), 2), dtype=np.float64)
+        n = len(states)
+        codes = np.zeros((n, NUM_PLANES), dtype=np.intp)
+        flat: list[int] = []
+        fracs: list[tuple[int, int, float]] = []
+        kinds = np.zeros(n, dtype=np.intp)
+        added = np.zeros(n, dtype=np.int64)
         for i, (state, player) in enumerate(zip(states, players)):
-            self._state_cells(state, player, cells[i])
+            state = view(state)
+            c, f, fr = self._codes(state, player)
+            codes[i] = c
+            offset = i * NUM_PLANES * PLANE_SIZE
+            flat.extend(offset + x for x in f)
+            fracs.extend((i, plane, v) for plane, v in fr)
             if actions is not None:
-                kinds, added = self._candidates(state, player, [actions[i]])
-                values[i] = kinds[0] + 1, added[0] / unit(state)
-        if actions is not None:
-            cells[:, ACTION_TYPE : ACTION_AMOUNT + 1] = fill_code(values, self.dtype)
-        return to_planes(cells)
+                k, a = self._candidates(state, player, [actions[i]])
+                kinds[i], added[i] = k[0], a[0]
+                sb = state.config.small_blind
+                if a[0] % sb == 0 or self.dtype == np.uint8:
+                    codes[i, ACTION_TYPE] = k[0] + 1
+                    codes[i, ACTION_AMOUNT] = min(int(a[0] // sb), NUM_CELLS)
+                else:
+                    codes[i, ACTION_TYPE] = k[0] + 1
+                    fracs.append((i, ACTION_AMOUNT, a[0] / sb))
+        out = self._table[codes]
+        out.reshape(-1)[flat] = 1
+        for i, plane, value in fracs:
+            out[i, plane] = to_planes(fill_code(value, self.dtype))
+        return out
