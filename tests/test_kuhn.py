@@ -97,3 +97,39 @@ def test_fixed_deal_illegal_action_and_clone() -> None:
     assert list(c.returns()) == [1.0, -1.0]
     with pytest.raises(ValueError, match="deal"):
         KuhnGame().new_initial_state(deal=(1, 1))
+
+
+def test_default_observation_is_the_information_state() -> None:
+    from poker_envs.encoders.small_games import kuhn_infostate_vector
+
+    forward: dict[str, bytes] = {}
+    backward: dict[bytes, str] = {}
+
+    def walk(state: KuhnState) -> None:
+        if state.is_terminal():
+            return
+        if not state.is_chance():
+            p = state.current_player()
+            key, vec = state.information_state_string(p), kuhn_infostate_vector(state, p).tobytes()
+            assert forward.setdefault(key, vec) == vec
+            assert backward.setdefault(vec, key) == key
+        for a in state.legal_actions():
+            walk(state.child(a))
+
+    walk(KuhnGame().new_initial_state())
+    assert len(forward) == 12
+
+
+def test_env_rewards_follow_the_rules() -> None:
+    from poker_envs import kuhn_poker_v0
+
+    e = kuhn_poker_v0.env()
+    # K vs J: pass, bet, call -> player 0 wins 2
+    e.reset(options={"deal": (2, 0)})
+    for a in (PASS, BET, BET):
+        e.step(a)
+    assert e.rewards == {"player_0": 2.0, "player_1": -2.0}
+    e.reset(options={"deal": (0, 1)})
+    for a in (BET, PASS):
+        e.step(a)
+    assert e.rewards == {"player_0": 1.0, "player_1": -1.0}

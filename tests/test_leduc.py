@@ -119,3 +119,57 @@ def test_clone_is_independent() -> None:
     c = s.clone()
     c.apply(RAISE)
     assert s.history == [[], []] and c.history == [[RAISE], []] and s.contributions == [1, 1]
+
+
+def test_default_observation_is_the_information_state() -> None:
+    """The env's default vector is equal for two decision nodes exactly when their information sets are."""
+    from poker_envs.encoders.small_games import leduc_infostate_vector
+
+    forward: dict[str, bytes] = {}
+    backward: dict[bytes, str] = {}
+
+    def walk(state: LeducState) -> None:
+        if state.is_terminal():
+            return
+        if not state.is_chance():
+            p = state.current_player()
+            key, vec = state.information_state_string(p), leduc_infostate_vector(state, p).tobytes()
+            assert forward.setdefault(key, vec) == vec
+            assert backward.setdefault(vec, key) == key
+        for a in state.legal_actions():
+            walk(state.child(a))
+
+    walk(LeducGame().new_initial_state())
+    assert len(forward) == 936
+
+
+def test_env_episodes_replayed_in_openspiel() -> None:
+    """Whole episodes through the wrapped env (seeded deals, random legal actions) pay what OpenSpiel pays."""
+    from poker_envs import leduc_holdem_v0
+
+    their_game = pyspiel.load_game("leduc_poker")
+    e = leduc_holdem_v0.env()
+    rng = np.random.default_rng(11)
+    for episode in range(300):
+        e.reset(seed=episode)
+        total = {a: 0.0 for a in e.possible_agents}
+        actions: list[int] = []
+        for agent in e.agent_iter():
+            obs, reward, term, trunc, _ = e.last()
+            total[agent] += reward
+            if term or trunc:
+                e.step(None)
+                continue
+            a = int(rng.choice(np.flatnonzero(obs["action_mask"])))
+            actions.append(a)
+            e.step(a)
+        state = e.unwrapped.state
+        theirs = their_game.new_initial_state()
+        theirs.apply_action(state.private[0])
+        theirs.apply_action(state.private[1])
+        for a in actions:
+            if theirs.is_chance_node():
+                theirs.apply_action(state.public)
+            theirs.apply_action(a)
+        assert theirs.is_terminal()
+        assert [total["player_0"], total["player_1"]] == list(theirs.returns())
