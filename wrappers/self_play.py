@@ -69,7 +69,19 @@ def freeze(learner: Any, obs_mode: str = "observation") -> FrozenPolicyAgent:
     source = learner.policy if hasattr(learner, "policy") and hasattr(learner.policy, "get_distribution") else learner
     if not (isinstance(source, Agent) or hasattr(source, "get_distribution") or callable(source)):
         raise TypeError(f"cannot freeze a {type(learner).__name__}: give an SB3 model, an Agent or a function obs -> probabilities")
-    return FrozenPolicyAgent(copy.deepcopy(source), obs_mode)
+    return FrozenPolicyAgent(_clone_policy(source) if hasattr(source, "_get_constructor_parameters") else copy.deepcopy(source), obs_mode)
+
+
+def _clone_policy(policy: Any) -> Any:
+    """A fresh SB3 policy with the same constructor arguments and a copy of the weights.
+
+    (``copy.deepcopy`` fails on SB3 policies that cached a distribution holding non-leaf tensors.)
+    """
+    clone = type(policy)(**policy._get_constructor_parameters())
+    clone.load_state_dict(policy.state_dict())
+    clone.to(policy.device)
+    clone.set_training_mode(False)
+    return clone
 
 
 class SelfPlayEnv(SingleAgentEnv):

@@ -87,8 +87,10 @@ class SingleAgentEnv(gymnasium.Env):
         seat: the learner's seat: an int (fixed), ``"rotate"`` (next seat every hand) or ``"random"``.
         obs_mode: ``"observation"`` gives the encoder's array only (the mask is in ``info`` and
             ``action_masks()``); ``"dict"`` gives the whole ``{"observation", "action_mask"}`` dict.
-        illegal_action: ``"raise"`` (ValueError naming the legal actions) or ``"terminate"`` (the hand
-            ends with reward ``illegal_reward`` for the learner, PettingZoo's classic convention).
+        illegal_action: ``"terminate"`` (default, PettingZoo's classic convention: the hand ends with
+            reward ``illegal_reward`` for the learner and ``info["illegal_action"] = True``; unmasked
+            learners and ``check_env``'s random actions need it) or ``"raise"`` (ValueError naming the
+            legal actions; use it with masked learners to catch a mask bug at once).
         render_mode: passed to the AEC env when it is built here; ``"ansi"`` returns its text.
         env_config: configuration of the AEC env when it is built here (e.g. ``num_players=6``).
     """
@@ -101,7 +103,7 @@ class SingleAgentEnv(gymnasium.Env):
         opponents: OpponentSpec | Sequence[OpponentSpec] | Mapping[int, OpponentSpec] = "random",
         seat: SeatSpec = 0,
         obs_mode: Literal["observation", "dict"] = "observation",
-        illegal_action: Literal["raise", "terminate"] = "raise",
+        illegal_action: Literal["raise", "terminate"] = "terminate",
         illegal_reward: float = -1.0,
         render_mode: str | None = None,
         **env_config: Any,

@@ -1,0 +1,130 @@
+"""Short names for zoo agents (``random``, ``cfr:leduc.npz``, ``push_fold``, ...) -> agents for a given env.
+
+A spec is ``name`` or ``name:argument``. Each factory imports its agent lazily, so an optional agent
+whose dependencies are missing (torch for ``cnn``) breaks only its own name. Factories check that the
+agent fits the environment (a CFR policy file solved for Kuhn refuses a Leduc env) and raise a clear
+``ValueError`` before any hand is played.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from agent_zoo.agent import Agent, RandomAgent
+
+Factory = Callable[[str | None, Any], Agent]
+
+
+@dataclass(frozen=True)
+class AgentEntry:
+    """One registry name."""
+
+    factory: Factory
+    needs_arg: bool  # whether ``name:argument`` is required
+    arg_help: str  # what the argument is
+    summary: str  # one line for help texts and the README table
+
+
+def game_name(env: Any) -> str:
+    """The rules name of an env (``leduc_poker``, ...), looking through PettingZoo wrappers."""
+    base = getattr(env, "unwrapped", env)
+    game = getattr(base, "game", None)
+    if game is None:
+        raise ValueError(f"{type(env).__name__} is not a poker_envs environment (it has no .game)")
+    return str(game.name)
+
+
+def _import(module: str, attr: str, spec_name: str) -> Any:
+    try:
+        return getattr(importlib.import_module(module), attr)
+    except ImportError as exc:
+        raise ValueError(f"agent {spec_name!r} is not available here: importing {module} failed ({exc})") from exc
+    except AttributeError as exc:
+        raise ValueError(f"agent {spec_name!r} is not available here: {module} has no {attr}") from exc
+
+
+def _existing_file(arg: str, name: str) -> Path:
+    path = Path(arg).expanduser()
+    if not path.is_file():
+        raise ValueError(f"agent {name}:{arg}: no such file {str(path)!r}")
+    return path
+
+
+def _random(arg: str | None, env: Any) -> Agent:
+    return RandomAgent()
+
+
+def _heuristic(arg: str | None, env: Any) -> Agent:
+    make = _import("agent_zoo.heuristic", "make_heuristic_agent", "heuristic")
+    return make(env, arg)
+
+
+def _cfr(arg: str | None, env: Any) -> Agent:
+    load = _import("agent_zoo.cfr.agent", "load_cfr_agent", "cfr")
+    return load(_existing_file(arg, "cfr"), env)
+
+
+def _push_fold(arg: str | None, env: Any) -> Agent:
+    make = _import("agent_zoo.push_fold.agent", "make_push_fold_agent", "push_fold")
+    return make(env, arg)
+
+
+def _threshold(arg: str | None, env: Any) -> Agent:
+    make = _import("agent_zoo.threshold.agent", "make_threshold_agent", "threshold")
+    return make(env, arg)
+
+
+def _rnad(arg: str | None, env: Any) -> Agent:
+    load = _import("agent_zoo.rnad.agent", "load_rnad_agent", "rnad")
+    return load(_existing_file(arg, "rnad"), env)
+
+
+def _cnn(arg: str | None, env: Any) -> Agent:
+    load = _import("agent_zoo.cnn.agent", "load_cnn_agent", "cnn")
+    return load(_existing_file(arg, "cnn"), env)
+
+
+def _cluster(arg: str | None, env: Any) -> Agent:
+    load = _import("agent_zoo.clustering.agent", "load_cluster_agent", "cluster")
+    return load(_existing_file(arg, "cluster"), env)
+
+
+REGISTRY: dict[str, AgentEntry] = {
+    "random": AgentEntry(_random, False, "", "uniform over the legal actions; every game"),
+    "heuristic": AgentEntry(_heuristic, False, "optional style", "rule-based player (45% bet/raise, 45% check/call, 10% fold in no-limit)"),
+    "cfr": AgentEntry(_cfr, True, "policy file (.npz) saved by python -m agent_zoo.cfr", "tabular CFR/CFR+/DCFR average policy; Kuhn, Leduc"),
+    "push_fold": AgentEntry(_push_fold, False, "optional stack/ante override", "Nash push/fold chart solved on the fly; push/fold"),
+    "threshold": AgentEntry(_threshold, False, "optional threshold", "exact symmetric equilibrium threshold; threshold game"),
+    "rnad": AgentEntry(_rnad, True, "checkpoint saved by python -m agent_zoo.rnad", "R-NaD (two-stage averaging) policy network; Leduc"),
+    "cnn": AgentEntry(_cnn, True, "checkpoint saved by python -m agent_zoo.cnn", "Poker-CNN value network of a self-play generation; no-limit hold'em"),
+    "cluster": AgentEntry(_cluster, True, "policy saved by the log-clustering trainer", "policy learned from a cluster of play logs; limit hold'em"),
+}
+
+
+def parse_spec(spec: str) -> tuple[str, str | None]:
+    """``"cfr:leduc.npz"`` -> ``("cfr", "leduc.npz")``; checks the name and whether an argument is needed."""
+    if not isinstance(spec, str) or not spec:
+        raise ValueError(f"agent spec must be a non-empty string like 'random' or 'cfr:policy.npz', got {spec!r}")
+    name, sep, arg = spec.partition(":")
+    entry = REGISTRY.get(name)
+    if entry is None:
+        raise ValueError(f"unknown agent {name!r} (from {spec!r}); known agents: {', '.join(sorted(REGISTRY))}")
+    if entry.needs_arg and not arg:
+        raise ValueError(f"agent {name!r} needs an argument: {name}:<{entry.arg_help}>")
+    if sep and not arg:
+        raise ValueError(f"agent spec {spec!r} has an empty argument after ':'")
+    return name, (arg or None)
+
+
+def make_agent(spec: str, env: Any) -> Agent:
+    """Build the agent named by ``spec`` for ``env`` (an AEC env of poker_envs); errors name the spec."""
+    name, arg = parse_spec(spec)
+    agent = REGISTRY[name].factory(arg, env)
+    if not isinstance(agent, Agent):
+        raise TypeError(f"agent factory for {name!r} returned {type(agent).__name__}, not an Agent")
+    agent.name = spec
+    return agent
