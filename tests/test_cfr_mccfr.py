@@ -21,7 +21,7 @@ def test_mccfr_kuhn_reaches_low_exploitability(kuhn: GameTree) -> None:
     solver = ExternalSamplingMCCFR(KuhnGame(), np.random.default_rng(0))
     solver.iterate(5000)
     res = exploitability(kuhn, solver.average_policy_array(kuhn))
-    assert res.exploitability < 0.03  # uniform play: 0.458
+    assert res.exploitability < 0.01  # uniform play: 0.458; seed 0 gives 0.0042
     assert res.policy_values[0] == pytest.approx(-1 / 18, abs=0.01)
 
 
