@@ -1,0 +1,614 @@
+"""Texas hold'em rules (no-limit and fixed-limit, 2 to 10 players), shared by envs, solvers and tests.
+
+Dealing order (chance nodes, one card each): hole cards one at a time round the table starting at
+the seat left of the button (``button + 1``; heads-up that is the big blind), first card to every
+seat, then the second card to every seat; then the flop (3 cards), the turn and the river. No
+burn cards. With ``new_initial_state(deck=...)`` the k-th chance outcome is ``deck[k]``; cards past
+the end of a short deck are dealt at random (``sample_chance``). With ``hole=`` / ``board=`` the
+deck is built from the given cards in that same order.
+
+Betting: blinds (heads-up the button posts the small blind, acts first pre-flop and last after),
+optional antes (not part of the street bets), the minimum raise is the largest full raise of the
+street (at least the big blind), and an all-in raise for less than a full raise does not reopen the
+betting: a player who already acted may raise again only if the raises made since his action add up
+to a full raise. Nobody raises when every other live player is all-in, and a player with no
+decision left (everybody else all-in and his bet matched) is skipped. Pots and odd chips: see
+``poker_envs.core.pots``. Limit: bets of one big blind on the first two streets, two on the last two,
+at most ``max_raises_per_round`` bets per street (pre-flop the big blind is the first of them).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import NamedTuple
+
+import numpy as np
+
+from poker_envs.core.cards import NUM_CARDS, card_to_str, cards_to_str, check_deck
+from poker_envs.core.pots import Pot, award_pots, build_pots
+from poker_envs.games.base import CHANCE, TERMINAL, Game, GameState
+
+# ActionRecord kinds.
+FOLD, CHECK, CALL, BET, RAISE = 0, 1, 2, 3, 4
+KIND_NAMES = ("fold", "check", "call", "bet", "raise")
+# Discrete action ids common to every betting structure.
+A_FOLD, A_CALL = 0, 1
+ABSTRACT_FRACTIONS = (0.5, 1.0, 2.0)
+MAX_PLAYERS = 10
+STREET_NAMES = ("preflop", "flop", "turn", "river")
+_BOARD_SIZE = (0, 3, 4, 5)
+
+
+class ActionRecord(NamedTuple):
+    player: int
+    kind: int  # FOLD, CHECK, CALL, BET or RAISE
+    added: int  # chips this action put in
+    total: int  # the player's street bet after the action (the bet-to / raise-to amount)
+    all_in: bool
+
+
+@dataclass(frozen=True, kw_only=True)
+class HoldemConfig:
+    """Table and betting rules of one hold'em game (all amounts in whole chips)."""
+
+    num_players: int = 2  # seats, 2..10
+    small_blind: int = 1
+    big_blind: int = 2
+    ante: int = 0  # posted by every seat before the blinds; not part of the street bets
+    starting_stacks: tuple[int, ...] = ()  # one per seat; empty means 100 big blinds each
+    betting: str = "nolimit"  # "nolimit" | "limit"
+    max_raises_per_round: int = 4  # limit only: bet + 3 raises (pre-flop the big blind is the bet)
+    allow_fold_when_check: bool = False  # folding when checking is free is masked out unless True
+    bet_sizing: str | tuple[float, ...] = "abstract"  # no-limit ids: "abstract" | "chips" | pot fractions
+
+    def __post_init__(self) -> None:
+        n = self.num_players
+        if isinstance(n, bool) or not isinstance(n, int | np.integer) or not 2 <= n <= MAX_PLAYERS:
+            raise ValueError(f"num_players must be an integer from 2 to {MAX_PLAYERS}, got {n!r}")
+        for name in ("small_blind", "big_blind", "ante", "max_raises_per_round"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < 0:
+                raise ValueError(f"{name} must be a non-negative integer number of chips, got {value!r}")
+        if self.big_blind < 1:
+            raise ValueError(f"big_blind must be at least 1 chip, got {self.big_blind}")
+        if self.small_blind > self.big_blind:
+            raise ValueError(f"big_blind ({self.big_blind}) must not be smaller than small_blind ({self.small_blind})")
+        stacks = self.starting_stacks
+        if isinstance(stacks, int | np.integer) and not isinstance(stacks, bool):
+            stacks = (int(stacks),) * n
+        elif len(stacks) == 0:
+            stacks = (100 * self.big_blind,) * n
+        stacks = tuple(stacks)
+        if len(stacks) != n:
+            raise ValueError(f"starting_stacks has {len(stacks)} entries, num_players is {n}")
+        for i, s in enumerate(stacks):
+            if isinstance(s, bool) or not isinstance(s, int | np.integer) or s <= 0:
+                raise ValueError(f"starting_stacks[{i}] must be a positive integer number of chips, got {s!r}")
+        object.__setattr__(self, "starting_stacks", tuple(int(s) for s in stacks))
+        if self.betting not in ("nolimit", "limit"):
+            raise ValueError(f"betting must be 'nolimit' or 'limit', got {self.betting!r}")
+        if self.betting == "limit" and self.max_raises_per_round < 1:
+            raise ValueError("max_raises_per_round must be at least 1 in limit")
+        if not isinstance(self.allow_fold_when_check, bool):
+            raise ValueError(f"allow_fold_when_check must be True or False, got {self.allow_fold_when_check!r}")
+        sizing = self.bet_sizing
+        if isinstance(sizing, str):
+            if sizing not in ("abstract", "chips"):
+                raise ValueError(f"bet_sizing must be 'abstract', 'chips' or a tuple of pot fractions, got {sizing!r}")
+        else:
+            try:
+                fracs = tuple(float(f) for f in sizing)
+            except TypeError:
+                raise ValueError(f"bet_sizing must be 'abstract', 'chips' or a tuple of pot fractions, got {sizing!r}")
+            if not fracs or any(not math.isfinite(f) or f <= 0 for f in fracs):
+                raise ValueError(f"bet_sizing pot fractions must be a non-empty tuple of positive numbers, got {sizing!r}")
+            if list(fracs) != sorted(set(fracs)):
+                raise ValueError(f"bet_sizing pot fractions must be distinct and increasing, got {sizing!r}")
+            object.__setattr__(self, "bet_sizing", fracs)
+
+    @property
+    def fractions(self) -> tuple[float, ...]:
+        """Pot fractions of the discrete raise ids (no-limit "abstract" or a tuple)."""
+        if self.bet_sizing == "abstract":
+            return ABSTRACT_FRACTIONS
+        if isinstance(self.bet_sizing, tuple):
+            return self.bet_sizing
+        return ()
+
+
+class HoldemGame(Game):
+    """A hold'em table; ``new_initial_state`` deals one hand.
+
+    Discrete action ids: 0 fold, 1 check/call, then
+    - limit: 2 bet/raise (3 ids);
+    - no-limit "abstract": 2 raise half pot, 3 raise pot, 4 raise 2 pots, 5 all-in (6 ids);
+    - no-limit pot fractions f_1..f_m: 2..m+1 the fractions, m+2 all-in;
+    - no-limit "chips": id ``a >= 2`` bets / raises to ``a - 1`` chips (the street total), so there
+      are ``max(starting_stacks) + 2`` ids.
+    A fraction f raises to ``max bet + f * (pot after calling)`` (a bet is ``f * pot``), rounded to a
+    chip and lifted to the minimum raise; it is masked when that reaches the all-in amount (the
+    all-in id covers it) or repeats the amount of a smaller fraction.
+    """
+
+    def __init__(self, config: HoldemConfig) -> None:
+        self.config = config
+        self.num_players = config.num_players
+        self.name = f"{config.betting}_holdem"
+        n = config.num_players
+        max_stack = max(config.starting_stacks)
+        if config.betting == "limit":
+            self.num_distinct_actions = 3
+            raises = config.max_raises_per_round + n
+        else:
+            if config.bet_sizing == "chips":
+                self.num_distinct_actions = max_stack + 2
+            else:
+                self.num_distinct_actions = 3 + len(config.fractions)
+            raises = max_stack // config.big_blind + n
+        self.max_game_length = 4 * n * (raises + 1)
+
+    def new_initial_state(
+        self,
+        button: int = 0,
+        deck: Sequence[int] | None = None,
+        hole: Sequence[Sequence[int]] | None = None,
+        board: Sequence[int] = (),
+    ) -> HoldemState:
+        """A new hand with ``button`` on that seat; cards from ``deck`` (dealing order) or ``hole``/``board``."""
+        n = self.num_players
+        if isinstance(button, bool) or not isinstance(button, int | np.integer) or not 0 <= button < n:
+            raise ValueError(f"button must be a seat 0..{n - 1}, got {button!r}")
+        if hole is not None:
+            if deck is not None:
+                raise ValueError("give either deck or hole/board, not both")
+            if len(hole) != n or any(len(h) != 2 for h in hole):
+                raise ValueError(f"hole must give two cards for each of the {n} seats")
+            order = [(button + 1 + k) % n for k in range(n)]
+            deck = [hole[s][0] for s in order] + [hole[s][1] for s in order] + list(board)
+        elif len(board):
+            raise ValueError("board cards need hole cards too (or give a deck)")
+        fixed: tuple[int, ...] = ()
+        if deck is not None:
+            fixed = tuple(check_deck(deck, 0))
+            if len(fixed) > 2 * n + 5:
+                fixed = fixed[: 2 * n + 5]
+        return HoldemState(self, int(button), fixed)
+
+
+class HoldemState(GameState):
+    """One hand in progress; public fields are read-only for everyone but the engine."""
+
+    __slots__ = (
+        "game", "config", "num_players", "button", "hole", "board", "street", "stacks", "bets",
+        "contributed", "folded", "starting_stacks", "history", "num_active_at_street_start",
+        "winnings", "awards", "strengths", "_deck", "_dealt", "_used", "_player", "_acted",
+        "_max_bet", "_full_raise", "_num_raises", "_legal", "_limit",
+    )
+
+    def __init__(self, game: HoldemGame, button: int, deck: tuple[int, ...] = (), _blank: bool = False) -> None:
+        if _blank:
+            return
+        cfg = game.config
+        n = cfg.num_players
+        self.game = game
+        self.config = cfg
+        self.num_players = n
+        self.button = button
+        self.hole: list[list[int]] = [[] for _ in range(n)]
+        self.board: list[int] = []
+        self.street = 0
+        self.starting_stacks = list(cfg.starting_stacks)
+        self.stacks = list(cfg.starting_stacks)
+        self.bets = [0] * n
+        self.contributed = [0] * n
+        self.folded = [False] * n
+        self.history: list[list[ActionRecord]] = [[]]
+        self.num_active_at_street_start = n
+        self.winnings: list[int] | None = None  # chips each seat collects from the pots, once over
+        self.awards: list[tuple[int, tuple[int, ...]]] = []  # (pot amount, winners) per pot, once over
+        self.strengths: list[int] | None = None  # hand values at showdown (None for folded seats)
+        self._deck = deck
+        self._dealt: list[int] = []
+        self._used = 0
+        self._limit = cfg.betting == "limit"
+        self._acted = [False] * n
+        self._legal: list[int] | None = None
+        # Antes, then blinds (capped by the stack: a short stack is all-in).
+        if cfg.ante:
+            for s in range(n):
+                self._post(s, cfg.ante, street_bet=False)
+        if n == 2:
+            sb_seat, bb_seat = button, (button + 1) % n
+        else:
+            sb_seat, bb_seat = (button + 1) % n, (button + 2) % n
+        self._post(sb_seat, cfg.small_blind, street_bet=True)
+        self._post(bb_seat, cfg.big_blind, street_bet=True)
+        self._max_bet = max(self.bets)
+        self._full_raise = cfg.big_blind
+        self._num_raises = 1  # limit: the big blind is the first bet of the pre-flop round
+        self._player = CHANCE
+
+    def _post(self, seat: int, amount: int, street_bet: bool) -> None:
+        amount = min(amount, self.stacks[seat])
+        self.stacks[seat] -= amount
+        self.contributed[seat] += amount
+        if street_bet:
+            self.bets[seat] += amount
+
+    # Copying -------------------------------------------------------------------------------
+    def clone(self) -> HoldemState:
+        new = HoldemState.__new__(HoldemState)
+        new.game = self.game
+        new.config = self.config
+        new.num_players = self.num_players
+        new.button = self.button
+        new.hole = [h[:] for h in self.hole]
+        new.board = self.board[:]
+        new.street = self.street
+        new.stacks = self.stacks[:]
+        new.bets = self.bets[:]
+        new.contributed = self.contributed[:]
+        new.folded = self.folded[:]
+        new.starting_stacks = self.starting_stacks
+        new.history = [h[:] for h in self.history]
+        new.num_active_at_street_start = self.num_active_at_street_start
+        new.winnings = self.winnings
+        new.awards = self.awards
+        new.strengths = self.strengths
+        new._deck = self._deck
+        new._dealt = self._dealt[:]
+        new._used = self._used
+        new._player = self._player
+        new._acted = self._acted[:]
+        new._max_bet = self._max_bet
+        new._full_raise = self._full_raise
+        new._num_raises = self._num_raises
+        new._legal = self._legal
+        new._limit = self._limit
+        return new
+
+    # Queries ---------------------------------------------------------------------------------
+    def current_player(self) -> int:
+        return self._player
+
+    def pot(self) -> int:
+        """All chips put in this hand (antes, blinds, bets of every street, the current one included)."""
+        return sum(self.contributed)
+
+    def to_call(self, seat: int) -> int:
+        """Chips ``seat`` must add to call (capped by its stack)."""
+        return min(self._max_bet - self.bets[seat], self.stacks[seat])
+
+    def pots(self) -> list[Pot]:
+        """Main pot and side pots as they stand (a single-seat layer is an uncalled bet)."""
+        return build_pots(self.contributed, self.folded)
+
+    def max_bet(self) -> int:
+        """The largest street bet so far."""
+        return self._max_bet
+
+    def _can_raise(self, seat: int) -> bool:
+        stack = self.stacks[seat]
+        owe = self._max_bet - self.bets[seat]
+        if stack <= owe:
+            return False  # calling already puts him all-in
+        if self._limit and self._num_raises >= self.config.max_raises_per_round:
+            return False
+        if self._acted[seat] and owe < self._full_raise:
+            return False  # only short all-ins since his action: the betting is not reopened for him
+        max_bet, bets, stacks, folded = self._max_bet, self.bets, self.stacks, self.folded
+        for other in range(self.num_players):
+            if other != seat and not folded[other] and bets[other] + stacks[other] > max_bet:
+                return True
+        return False  # nobody else could put in more than the current bet: a raise could never be called
+
+    def legal_raise_range(self) -> tuple[int, int] | None:
+        """(min raise-to, max raise-to) in street chips for the player to act, or None if he cannot raise."""
+        seat = self._player
+        if seat < 0 or not self._can_raise(seat):
+            return None
+        all_in = self.bets[seat] + self.stacks[seat]
+        if self._limit:
+            size = self.config.big_blind * (1 if self.street < 2 else 2)
+            to = min(self._max_bet + size, all_in)
+            return to, to
+        return min(self._max_bet + self._full_raise, all_in), all_in
+
+    def _fraction_amounts(self, low: int, high: int) -> list[tuple[int, int]]:
+        """(action id, raise-to) of the legal pot-fraction ids, given the legal raise-to range."""
+        seat = self._player
+        owe = self._max_bet - self.bets[seat]
+        pot_after_call = sum(self.contributed) + owe
+        out: list[tuple[int, int]] = []
+        last = -1
+        for k, f in enumerate(self.config.fractions):
+            to = max(low, int(self._max_bet + f * pot_after_call + 0.5))
+            if to >= high:
+                break
+            if to != last:
+                out.append((2 + k, to))
+                last = to
+        return out
+
+    def legal_actions(self) -> list[int]:
+        if self._legal is not None:
+            return self._legal[:]
+        seat = self._player
+        if seat == CHANCE:
+            legal = [c for c, _ in self.chance_outcomes()]
+        elif seat == TERMINAL:
+            legal = []
+        else:
+            legal = []
+            if self._max_bet > self.bets[seat] or self.config.allow_fold_when_check:
+                legal.append(A_FOLD)
+            legal.append(A_CALL)
+            rng = self.legal_raise_range()
+            if rng is not None:
+                low, high = rng
+                if self._limit:
+                    legal.append(2)
+                elif self.config.bet_sizing == "chips":
+                    legal.extend(range(low + 1, high + 2))
+                else:
+                    legal.extend(a for a, _ in self._fraction_amounts(low, high))
+                    legal.append(2 + len(self.config.fractions))
+        self._legal = legal
+        return legal[:]
+
+    def action_to_chips(self, action: int) -> tuple[int, int]:
+        """(kind, raise-to or 0) of discrete ``action`` for the player to act; ValueError if illegal."""
+        seat = self._player
+        if seat < 0:
+            raise ValueError(f"no player acts here ({'chance' if seat == CHANCE else 'terminal'} node)")
+        owe = self._max_bet - self.bets[seat]
+        if action == A_CALL:
+            return (CALL if owe > 0 else CHECK), 0
+        if action == A_FOLD:
+            if owe > 0 or self.config.allow_fold_when_check:
+                return FOLD, 0
+            self._illegal(action, "folding when checking is free is not allowed (allow_fold_when_check=False)")
+        rng = self.legal_raise_range()
+        if rng is None or not isinstance(action, int | np.integer) or action < 2:
+            self._illegal(action, "no raise is possible here" if rng is None else "")
+        low, high = rng
+        kind = RAISE if self._max_bet > 0 else BET
+        if self._limit:
+            if action == 2:
+                return kind, low
+        elif self.config.bet_sizing == "chips":
+            to = int(action) - 1
+            if low <= to <= high:
+                return kind, to
+        else:
+            if action == 2 + len(self.config.fractions):
+                return kind, high
+            for a, to in self._fraction_amounts(low, high):
+                if a == action:
+                    return kind, to
+        self._illegal(action, "")
+        raise AssertionError  # unreachable
+
+    def _illegal(self, action: object, why: str) -> None:
+        reason = f" ({why})" if why else ""
+        raise ValueError(
+            f"action {action!r} is illegal for seat {self._player} here{reason}; legal actions: {self.legal_actions()}"
+        )
+
+    def action_to_string(self, action: int) -> str:
+        if self._player == CHANCE:
+            return card_to_str(action)
+        kind, to = self.action_to_chips(action)
+        return KIND_NAMES[kind] + (f" to {to}" if kind >= BET else "")
+
+    # Chance ----------------------------------------------------------------------------------
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        if self._player != CHANCE:
+            return []
+        k = len(self._dealt)
+        if k < len(self._deck):
+            return [(self._deck[k], 1.0)]
+        used = self._used
+        left = [c for c in range(NUM_CARDS) if not (used >> c) & 1]
+        p = 1.0 / len(left)
+        return [(c, p) for c in left]
+
+    def sample_chance(self, rng: np.random.Generator) -> int:
+        """The next card: the fixed deck's if one was given, else uniform over the unseen cards."""
+        k = len(self._dealt)
+        if k < len(self._deck):
+            return self._deck[k]
+        used = self._used
+        random = rng.random
+        while True:
+            c = int(random() * NUM_CARDS)
+            if not (used >> c) & 1:
+                return c
+
+    def _deal(self, card: int) -> None:
+        k = len(self._dealt)
+        if k < len(self._deck):
+            if card != self._deck[k]:
+                raise ValueError(f"chance outcome {card} is illegal: the fixed deck deals {self._deck[k]} next")
+        elif not (isinstance(card, int | np.integer) and 0 <= card < NUM_CARDS) or (self._used >> card) & 1:
+            raise ValueError(f"chance outcome {card!r} is illegal: not an unseen card id 0..51")
+        card = int(card)
+        self._used |= 1 << card
+        self._dealt.append(card)
+        n = self.num_players
+        if k < 2 * n:
+            self.hole[(self.button + 1 + k) % n].append(card)
+            if k == 2 * n - 1:
+                self._start_round()
+        else:
+            self.board.append(card)
+            if len(self.board) == _BOARD_SIZE[self.street]:
+                self._start_round()
+
+    # Betting -----------------------------------------------------------------------------------
+    def _needs_to_act(self, seat: int) -> bool:
+        if self.folded[seat] or self.stacks[seat] == 0:
+            return False
+        if self.bets[seat] < self._max_bet:
+            return True
+        if self._acted[seat]:
+            return False
+        for other in range(self.num_players):  # a decision exists only if someone else could still bet
+            if other != seat and not self.folded[other] and self.stacks[other] > 0:
+                return True
+        return False
+
+    def _next_actor(self, start: int) -> int:
+        n = self.num_players
+        for k in range(start, start + n):
+            seat = k % n
+            if self._needs_to_act(seat):
+                return seat
+        return -1
+
+    def _start_round(self) -> None:
+        """Cards of the street are out: find the first actor or move on."""
+        n = self.num_players
+        if self.street == 0:
+            first = (self.button + (2 if n == 2 else 3)) % n  # left of the big blind
+        else:
+            first = (self.button + 1) % n
+        seat = self._next_actor(first)
+        if seat < 0:
+            self._end_round()
+        else:
+            self._player = seat
+            self._legal = None
+
+    def _end_round(self) -> None:
+        if self.street == 3:
+            self._finish()
+            return
+        self.street += 1
+        n = self.num_players
+        self.bets = [0] * n
+        self._acted = [False] * n
+        self._max_bet = 0
+        self._full_raise = self.config.big_blind * (2 if self._limit and self.street >= 2 else 1)
+        self._num_raises = 0
+        self.history.append([])
+        self.num_active_at_street_start = n - sum(self.folded)
+        self._player = CHANCE
+        self._legal = None
+
+    def apply(self, action: int) -> None:
+        if self._player == CHANCE:
+            self._deal(action)
+            return
+        kind, to = self.action_to_chips(action)
+        self._act(kind, to)
+
+    def apply_raw(self, kind: int, raise_to: int = 0) -> None:
+        """Play FOLD / CHECK / CALL / BET / RAISE (to ``raise_to`` street chips) directly; validates."""
+        seat = self._player
+        if seat < 0:
+            raise ValueError(f"no player acts here ({'chance' if seat == CHANCE else 'terminal'} node)")
+        owe = self._max_bet - self.bets[seat]
+        if kind == FOLD:
+            if owe <= 0 and not self.config.allow_fold_when_check:
+                raise ValueError(f"seat {seat} cannot fold: checking is free (allow_fold_when_check=False)")
+        elif kind == CHECK:
+            if owe > 0:
+                raise ValueError(f"seat {seat} cannot check: {owe} chips to call")
+        elif kind == CALL:
+            if owe <= 0:
+                raise ValueError(f"seat {seat} cannot call: nothing to call (check instead)")
+        elif kind in (BET, RAISE):
+            if (kind == BET) != (self._max_bet == 0):
+                raise ValueError(f"seat {seat} cannot {KIND_NAMES[kind]}: use {'bet' if self._max_bet == 0 else 'raise'}")
+            rng = self.legal_raise_range()
+            if rng is None:
+                raise ValueError(f"seat {seat} cannot bet or raise here")
+            if not rng[0] <= raise_to <= rng[1]:
+                raise ValueError(f"raise_to {raise_to} is outside the legal range {rng[0]}..{rng[1]} for seat {seat}")
+        else:
+            raise ValueError(f"kind must be one of FOLD=0, CHECK=1, CALL=2, BET=3, RAISE=4, got {kind!r}")
+        self._act(kind, int(raise_to))
+
+    def _act(self, kind: int, to: int) -> None:
+        seat = self._player
+        n = self.num_players
+        bets, stacks = self.bets, self.stacks
+        if kind == FOLD:
+            self.folded[seat] = True
+            self.history[self.street].append(ActionRecord(seat, FOLD, 0, bets[seat], False))
+            if n - sum(self.folded) == 1:
+                self._acted[seat] = True
+                self._finish()
+                return
+        elif kind == CHECK or kind == CALL:
+            added = min(self._max_bet - bets[seat], stacks[seat])
+            stacks[seat] -= added
+            bets[seat] += added
+            self.contributed[seat] += added
+            self.history[self.street].append(ActionRecord(seat, kind, added, bets[seat], stacks[seat] == 0))
+        else:
+            added = to - bets[seat]
+            increment = to - self._max_bet
+            stacks[seat] -= added
+            bets[seat] = to
+            self.contributed[seat] += added
+            if increment >= self._full_raise:  # a full raise reopens the betting for everyone
+                self._full_raise = increment
+                self._acted = [False] * n
+            self._max_bet = to
+            self._num_raises += 1
+            self.history[self.street].append(ActionRecord(seat, kind, added, to, stacks[seat] == 0))
+        self._acted[seat] = True
+        nxt = self._next_actor(seat + 1)
+        if nxt < 0:
+            self._end_round()
+        else:
+            self._player = nxt
+            self._legal = None
+
+    # The end -----------------------------------------------------------------------------------
+    def _finish(self) -> None:
+        """Pay the pots (showdown if two or more seats are left) and mark the hand over."""
+        n = self.num_players
+        live = [s for s in range(n) if not self.folded[s]]
+        pots = build_pots(self.contributed, self.folded)
+        strengths = None
+        if len(live) > 1:
+            from poker_envs.core.evaluator import evaluate
+
+            board = self.board
+            strengths = [None] * n
+            for s in live:
+                strengths[s] = evaluate(self.hole[s] + board)
+            self.strengths = strengths
+        self.winnings, self.awards = award_pots(pots, strengths, self.button, n)
+        self._player = TERMINAL
+        self._legal = None
+
+    def returns(self) -> np.ndarray:
+        if self.winnings is None:
+            return np.zeros(self.num_players)
+        return np.array([w - c for w, c in zip(self.winnings, self.contributed)], dtype=np.float64)
+
+    def chip_returns(self) -> list[int]:
+        """Integer chips won (+) or lost (-) per seat once the hand is over (zeros before)."""
+        if self.winnings is None:
+            return [0] * self.num_players
+        return [w - c for w, c in zip(self.winnings, self.contributed)]
+
+    def information_state_string(self, player: int) -> str:
+        hole = cards_to_str(self.hole[player]) if 0 <= player < self.num_players else "?"
+        streets = "/".join(
+            ",".join(f"{r.player}{'xkcbr'[r.kind] if r.kind else 'f'}{r.total}" for r in street)
+            for street in self.history
+        )
+        return f"p{player} b{self.button} {hole} [{cards_to_str(self.board)}] {streets}"
+
+    def __repr__(self) -> str:
+        return (
+            f"HoldemState(button={self.button}, street={STREET_NAMES[self.street]}, board={cards_to_str(self.board)}, "
+            f"stacks={self.stacks}, bets={self.bets}, pot={self.pot()}, player={self._player})"
+        )
