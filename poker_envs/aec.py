@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
 
 from poker_envs.encoders.base import Encoder
 from poker_envs.games.base import CHANCE, TERMINAL, Game, GameState
@@ -147,3 +148,69 @@ class PokerAECEnv(AECEnv):
             for agent in self.agents:
                 self.rewards[agent] = 0.0
             self.agent_selection = self.possible_agents[player]
+
+
+
+# Wrapping as PettingZoo classic environments do, without the per-attribute cost ----------------------
+# PettingZoo's wrappers forward every attribute through ``__getattr__``, one wrapper at a time; the
+# attributes read on every step (``agent_selection``, ``terminations``, ...) then cost more than the game.
+# These subclasses keep the classes and the behaviour of TerminateIllegalWrapper, AssertOutOfBoundsWrapper
+# and OrderEnforcingWrapper and only read those attributes from the raw environment in one hop.
+def _from_raw(name: str, checked: bool = False) -> property:
+    """A read-only attribute taken from ``self._raw``; ``checked``: refused before reset (OrderEnforcing's rule)."""
+    if checked:
+
+        def get(self: Any) -> Any:
+            if not self._has_reset:
+                raise AttributeError(f"{name} cannot be accessed before reset")
+            return getattr(self._raw, name)
+
+    else:
+
+        def get(self: Any) -> Any:
+            return getattr(self._raw, name)
+
+    return property(get)
+
+
+class _OneHop:
+    _raw: AECEnv
+    agent_selection = _from_raw("agent_selection")
+    agents = _from_raw("agents")
+    possible_agents = _from_raw("possible_agents")
+    rewards = _from_raw("rewards")
+    terminations = _from_raw("terminations")
+    truncations = _from_raw("truncations")
+    infos = _from_raw("infos")
+    _cumulative_rewards = _from_raw("_cumulative_rewards")
+
+
+class FastTerminateIllegalWrapper(_OneHop, wrappers.TerminateIllegalWrapper):
+    def __init__(self, env: AECEnv, illegal_reward: float) -> None:
+        super().__init__(env, illegal_reward)
+        self._raw = env.unwrapped
+
+
+class FastAssertOutOfBoundsWrapper(_OneHop, wrappers.AssertOutOfBoundsWrapper):
+    def __init__(self, env: AECEnv) -> None:
+        super().__init__(env)
+        self._raw = env.unwrapped
+
+
+class FastOrderEnforcingWrapper(_OneHop, wrappers.OrderEnforcingWrapper):
+    agent_selection = _from_raw("agent_selection", checked=True)
+    agents = _from_raw("agents", checked=True)
+    rewards = _from_raw("rewards", checked=True)
+    terminations = _from_raw("terminations", checked=True)
+    truncations = _from_raw("truncations", checked=True)
+    infos = _from_raw("infos", checked=True)
+
+    def __init__(self, env: AECEnv) -> None:
+        super().__init__(env)
+        self._raw = env.unwrapped
+
+
+def wrap_classic(raw: AECEnv, illegal_reward: float = -1.0) -> FastOrderEnforcingWrapper:
+    """``raw`` wrapped as PettingZoo classic environments are: an illegal move ends the game with
+    ``illegal_reward`` for the mover, out-of-space actions assert, calls out of order are refused."""
+    return FastOrderEnforcingWrapper(FastAssertOutOfBoundsWrapper(FastTerminateIllegalWrapper(raw, illegal_reward)))
