@@ -13,9 +13,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from pettingzoo.utils import wrappers
+from pettingzoo import AECEnv
 
-from poker_envs.aec import PokerAECEnv, warn_unknown_options
+from poker_envs.aec import PokerAECEnv, warn_unknown_options, wrap_classic
 from poker_envs.encoders.base import EncoderSpec, resolve_encoder
 from poker_envs.encoders.small_games import PUSH_FOLD_ENCODERS
 from poker_envs.games.base import GameState
@@ -60,9 +60,6 @@ class raw_env(PokerAECEnv):
         return self.game.new_initial_state(deck=options.get("deck"))
 
 
-def env(**kwargs: Any) -> wrappers.OrderEnforcingWrapper:
+def env(**kwargs: Any) -> AECEnv:
     """``raw_env`` wrapped as PettingZoo classic environments are (an illegal move ends the game at -1)."""
-    e = raw_env(**kwargs)
-    e = wrappers.TerminateIllegalWrapper(e, illegal_reward=-1)
-    e = wrappers.AssertOutOfBoundsWrapper(e)
-    return wrappers.OrderEnforcingWrapper(e)
+    return wrap_classic(raw_env(**kwargs), illegal_reward=-1.0)

@@ -156,3 +156,20 @@ def test_fixed_deal_options() -> None:
     assert e.state.cards == [1, 2, 3]
     with pytest.raises(ValueError, match="deal"):
         e.reset(options={"deal": (1, 1, 3)})
+
+
+def test_wrap_classic_keeps_pettingzoo_wrapper_behaviour() -> None:
+    from pettingzoo.utils import wrappers
+
+    e = leduc_holdem_v0.env()
+    assert isinstance(e, wrappers.OrderEnforcingWrapper)
+    assert isinstance(e.env, wrappers.AssertOutOfBoundsWrapper)
+    assert isinstance(e.env.env, wrappers.TerminateIllegalWrapper)
+    with pytest.raises(AttributeError, match="before reset"):
+        _ = e.agent_selection
+    e.reset(seed=0)
+    raw = e.unwrapped
+    assert e.agent_selection == raw.agent_selection == "player_0"
+    assert e.terminations is raw.terminations and e.rewards is raw.rewards
+    with pytest.raises(AssertionError):
+        e.step(7)  # outside the action space
