@@ -13,22 +13,16 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from poker_envs.games.base import Game
+from poker_envs.games.holdem import HoldemGame
+from poker_envs.games.push_fold import ALL_IN, PushFoldGame, PushFoldState
 
 #: ActionRecord kinds of the hold'em engine (FOLD=0, CHECK=1, CALL=2, BET=3, RAISE=4).
 FOLD, CHECK, CALL, BET, RAISE = 0, 1, 2, 3, 4
 
 
-def _is_push_fold(obj: Any) -> bool:
-    from poker_envs.games.push_fold import PushFoldGame, PushFoldState
-
-    return isinstance(obj, PushFoldGame | PushFoldState)
-
-
 def holdem_reason(game: Game, what: str) -> str | None:
     """None if ``game`` is a hold'em game the encoders read (hold'em or push/fold); else why not."""
-    from poker_envs.games.holdem import HoldemGame
-
-    if isinstance(game, HoldemGame) or _is_push_fold(game):
+    if isinstance(game, HoldemGame | PushFoldGame):
         return None
     return (
         f"{what} is defined for Texas hold'em (52-card deck, two hole cards, a board of up to five cards, "
@@ -46,7 +40,7 @@ class TableLimits(NamedTuple):
 
 
 def table_limits(game: Any) -> TableLimits:
-    if _is_push_fold(game):
+    if isinstance(game, PushFoldGame):
         return TableLimits(0.5, tuple(game.config.stacks), game.num_players)
     cfg = game.config
     return TableLimits(float(cfg.small_blind), tuple(cfg.starting_stacks), game.num_players)
@@ -80,8 +74,6 @@ class PushFoldView:
     street = 0
 
     def __init__(self, state: Any) -> None:
-        from poker_envs.games.push_fold import ALL_IN
-
         cfg = state.config
         n = state.num_players
         ante = float(cfg.ante_bb)
@@ -123,8 +115,6 @@ class PushFoldView:
 
     def action_to_chips(self, action: int) -> tuple[int, float]:
         """(kind, raise-to) of push/fold action 0 (fold) or 1 (all-in) for the player to act."""
-        from poker_envs.games.push_fold import ALL_IN
-
         if action != ALL_IN:
             return FOLD, 0
         seat = self.current_player()
@@ -134,7 +124,7 @@ class PushFoldView:
 
 def view(state: Any) -> Any:
     """The state as the encoders read it: hold'em states as they are, push/fold through a view."""
-    if _is_push_fold(state):
+    if isinstance(state, PushFoldState):
         return PushFoldView(state)
     return state
 

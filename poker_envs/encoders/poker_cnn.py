@@ -62,6 +62,9 @@ PLANE_SIZE = SIDE * SIDE
 # Flat position of card c's cell inside a 17x17 plane.
 CELL = [(ROW0 + c // 4) * SIDE + COL0 + c % 4 for c in range(NUM_CELLS)]
 _ARANGE = np.arange(NUM_CELLS, dtype=np.float64)
+# _CARD_INDEX[plane][c]: flat index of card c's cell in a (33, 17, 17) tensor.
+_CARD_INDEX = [[plane * PLANE_SIZE + CELL[c] for c in range(NUM_CELLS)] for plane in range(NUM_PLANES)]
+_BOARD_PLANE_OF = (FLOP, FLOP, FLOP, TURN, RIVER)
 
 
 def fill_code(values: np.ndarray | Sequence[float], dtype: np.dtype | type = np.float32) -> np.ndarray:
@@ -95,6 +98,7 @@ class PokerCNNEncoder(Encoder):
             raise ValueError(f"dtype must be float32 or uint8, got {dt}")
         super().__init__(game)
         self.dtype = dt
+        self._uint8 = dt == np.uint8
         self.observation_space = spaces.Box(0, 1, shape=(NUM_PLANES, SIDE, SIDE), dtype=dt)
         # _table[v] is the 17x17 plane whose first v cells are set (v = 0..52): every whole-unit
         # fill code, so a state's 33 planes are one gather from it.
@@ -109,25 +113,15 @@ class PokerCNNEncoder(Encoder):
         (plane, value) of the few fill-coded values that are not whole small blinds)."""
         check_player(state, player)
         sb = state.config.small_blind
+        whole = sb == 1 or self._uint8  # every amount is a whole fill count (the usual case)
         codes = [0] * NUM_PLANES
         fracs: list[tuple[int, float]] = []
-        flat: list[int] = []
-        hole = state.hole[player] if player < len(state.hole) else []
-        for i, card in enumerate(hole[:2]):
-            flat.append((HOLE + i) * PLANE_SIZE + CELL[card])
-            flat.append(VISIBLE * PLANE_SIZE + CELL[card])
-        for j, card in enumerate(state.board):
-            plane = FLOP if j < 3 else TURN if j == 3 else RIVER
-            flat.append(plane * PLANE_SIZE + CELL[card])
-            flat.append(VISIBLE * PLANE_SIZE + CELL[card])
-
-        def amount(plane: int, chips: int) -> None:
-            if chips % sb == 0 or self.dtype == np.uint8:
-                codes[plane] = min(int(chips // sb), NUM_CELLS)
-            else:
-                fracs.append((plane, chips / sb))
-
-        amount(POT, sum(state.contributed))
+        hole = state.hole[player] if player < len(state.hole) else ()
+        flat = [_CARD_INDEX[i][c] for i, c in enumerate(hole[:2])]
+        flat += [_CARD_INDEX[_BOARD_PLANE_OF[j]][c] for j, c in enumerate(state.board)]
+        flat += [_CARD_INDEX[VISIBLE][c] for c in hole]
+        flat += [_CARD_INDEX[VISIBLE][c] for c in state.board]
+        amounts = [(POT, sum(state.contributed))]
         street = state.street
         for r in range(3 - street):
             codes[ROUNDS + r] = NUM_CELLS
@@ -136,7 +130,13 @@ class PokerCNNEncoder(Encoder):
             recs = street_records(state, st)
             for j, rec in enumerate(reversed(recs[-HISTORY:])):
                 codes[types + j] = rec.kind + 1
-                amount(types + HISTORY + j, rec.added)
+                amounts.append((types + HISTORY + j, rec.added))
+        for plane, chips in amounts:
+            if whole or chips % sb == 0:
+                v = int(chips // sb)
+                codes[plane] = v if v < NUM_CELLS else NUM_CELLS
+            else:
+                fracs.append((plane, chips / sb))
         return codes, flat, fracs
 
     def _state_planes(self, state: Any, player: int) -> np.ndarray:
@@ -150,7 +150,7 @@ class PokerCNNEncoder(Encoder):
 
     def _amount_planes(self, chips: np.ndarray, sb: int) -> np.ndarray:
         """(K, 17, 17) fill-coded planes of K chip amounts."""
-        if np.all(chips % sb == 0) or self.dtype == np.uint8:
+        if sb == 1 or self._uint8 or not np.any(chips % sb):
             return self._table[np.minimum(chips // sb, NUM_CELLS).astype(np.intp)]
         return to_planes(fill_code(chips / sb, self.dtype))
 
@@ -163,13 +163,13 @@ class PokerCNNEncoder(Encoder):
         bad = [int(a) for a in actions if int(a) not in legal]
         if bad:
             raise ValueError(f"actions {bad} are not legal here; legal actions: {sorted(legal)}")
-        kinds = np.empty(len(actions), dtype=np.float64)
-        added = np.empty(len(actions), dtype=np.float64)
-        for i, a in enumerate(actions):
+        kinds: list[int] = []
+        added: list[float] = []
+        for a in actions:
             kind, raise_to = state.action_to_chips(int(a))
-            kinds[i] = kind
-            added[i] = action_added(state, player, kind, raise_to)
-        return kinds, added
+            kinds.append(kind)
+            added.append(action_added(state, player, kind, raise_to))
+        return np.array(kinds, dtype=np.float64), np.array(added, dtype=np.float64)
 
     # ---------------------------------------------------------------------------------------
     def encode(self, state: Any, player: int) -> np.ndarray:
@@ -183,7 +183,7 @@ class PokerCNNEncoder(Encoder):
         """(K, 33, 17, 17): one state with each of K candidate actions; state planes built once."""
         state = view(state)
         kinds, added = self._candidates(state, player, actions)
-        return self.encode_kinds(state, player, kinds, added)
+        return self._with_candidates(state, player, kinds, added)
 
     def encode_kinds(
         self, state: Any, player: int, kinds: np.ndarray | Sequence[int], added: np.ndarray | Sequence[float]
@@ -199,6 +199,10 @@ class PokerCNNEncoder(Encoder):
             raise ValueError(f"kinds and added must be 1-D of one length, got {kinds.shape} and {added.shape}")
         if np.any((kinds < 0) | (kinds > 4)) or np.any(added < 0):
             raise ValueError("kinds must be in 0..4 (fold, check, call, bet, raise) and added chips >= 0")
+        return self._with_candidates(state, player, kinds, added)
+
+    def _with_candidates(self, state: Any, player: int, kinds: np.ndarray, added: np.ndarray) -> np.ndarray:
+        """State planes built once, broadcast to K copies; only planes 31-32 differ."""
         base = self._state_planes(state, player)
         out = np.empty((len(kinds), NUM_PLANES, SIDE, SIDE), dtype=self.dtype)
         out[:] = base
@@ -232,7 +236,7 @@ class PokerCNNEncoder(Encoder):
                 k, a = self._candidates(state, player, [actions[i]])
                 kinds[i], added[i] = k[0], a[0]
                 sb = state.config.small_blind
-                if a[0] % sb == 0 or self.dtype == np.uint8:
+                if a[0] % sb == 0 or self._uint8:
                     codes[i, ACTION_TYPE] = k[0] + 1
                     codes[i, ACTION_AMOUNT] = min(int(a[0] // sb), NUM_CELLS)
                 else:
