@@ -87,3 +87,46 @@ def test_rules_state_hides_other_choices_and_pays_table() -> None:
     assert s.returns().tolist() == [-2.0, -1.0, 3.0]  # m = 2: 2 * 1 + 1
     with pytest.raises(ValueError, match="legal"):
         s.apply(BET)
+
+
+def test_parallel_env_pays_the_table() -> None:
+    from poker_envs import threshold_v0
+
+    p = threshold_v0.parallel_env(num_players=4, alpha=3.0)
+    obs, _ = p.reset(seed=0, options={"deal": (10, 95, 50, 60)})
+    assert all(o["action_mask"].tolist() == [1, 1] for o in obs.values())
+    obs, rew, term, trunc, _ = p.step({"player_0": 1, "player_1": 0, "player_2": 1, "player_3": 1})
+    # bettors 0, 2, 3 (m = 3): seat 3 has the best bettor card: 3 * 2 + 1 = 7
+    assert rew == {"player_0": -3.0, "player_1": -1.0, "player_2": -3.0, "player_3": 7.0}
+    assert all(term.values()) and not any(trunc.values()) and p.agents == []
+
+
+def test_aec_env_hides_earlier_declarations() -> None:
+    from poker_envs import threshold_v0
+
+    seen = []
+    for first in (0, 1):
+        e = threshold_v0.env(num_players=3, alpha=2.0)
+        e.reset(options={"deal": (5, 6, 7)})
+        e.step(first)
+        seen.append(e.observe("player_1")["observation"].copy())
+        assert e.agent_selection == "player_1"
+    assert np.array_equal(seen[0], seen[1])
+    e.step(1)
+    e.step(1)
+    # the last loop's seat 0 bet: all three bet, seat 2 (card 7) wins alpha * 2 = 4
+    assert e.rewards == {"player_0": -2.0, "player_1": -2.0, "player_2": 4.0}
+
+
+def test_aec_env_rewards_equal_payoff_function() -> None:
+    from poker_envs import threshold_v0
+
+    rng = np.random.default_rng(2)
+    e = threshold_v0.env(num_players=6, alpha=2.5)
+    for episode in range(100):
+        e.reset(seed=episode)
+        decl = rng.integers(0, 2, size=6)
+        for a in decl:
+            e.step(int(a))
+        expected = threshold_payoffs(e.unwrapped.state.cards, decl, 2.5)
+        assert [e.rewards[f"player_{i}"] for i in range(6)] == expected.tolist()
