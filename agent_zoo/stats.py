@@ -77,9 +77,7 @@ def classify(state: Any, action: int) -> ActionView:
         return ActionView(kind, True, facing)
     first_round = int(getattr(state, "round", getattr(state, "street", 0)) or 0) == 0
     words = [state.action_to_string(a).lower() for a in legal]
-    facing = any("fold" in w for w in words) or any(w.startswith("call") for w in words)
-    if hasattr(state, "owes"):
-        facing = bool(state.owes())
+    facing = any("fold" in w for w in words)  # games here mask fold out unless chips are owed
     try:
         kind = _word_kind(state.action_to_string(action), facing)
     except ValueError as exc:

@@ -1,0 +1,172 @@
+"""Tournament: duplicate deals, exact known results, seeds independent of workers, outputs, clear errors."""
+
+from __future__ import annotations
+
+import csv
+import json
+import sys
+
+import numpy as np
+import pytest
+
+from agent_zoo import tournament
+from agent_zoo.agent import Agent
+from agent_zoo.registry import REGISTRY, make_agent, parse_spec
+from agent_zoo.stats import BET, CALL, CHECK, FOLD, HandTracker, classify
+from agent_zoo.tournament import run_tournament
+
+
+@pytest.fixture(scope="module")
+def kuhn_policy(tmp_path_factory) -> str:
+    """A Kuhn CFR+ policy file solved here (milliseconds), as the CFR CLI would save it."""
+    from agent_zoo.cfr.__main__ import game_and_encoder
+    from agent_zoo.cfr.policy_io import save_policy
+    from agent_zoo.cfr.solvers import make_solver
+    from agent_zoo.cfr.tree import GameTree
+
+    game, encoder = game_and_encoder("kuhn")
+    tree = GameTree.build(game)
+    solver = make_solver(tree, "cfr+")
+    solver.iterate(200)
+    path = tmp_path_factory.mktemp("policies") / "kuhn.npz"
+    save_policy(path, tree, solver.average_policy(), encoder)
+    return str(path)
+
+
+class Scripted(Agent):
+    """Deterministic: raises with a king in Leduc (card 4 or 5), else calls."""
+
+    def __init__(self, name: str, action: int | None = None) -> None:
+        self.name = name
+        self.action = action
+
+    def act(self, observation, rng) -> int:
+        legal = np.flatnonzero(observation["action_mask"])
+        if self.action is not None:
+            return self.action if self.action in legal else int(legal[-1])
+        obs = observation["observation"]
+        strong = obs[6] > 0 or obs[7] > 0  # Leduc infostate vector: seat one-hot (2), then own card one-hot (6)
+        return 2 if strong and 2 in legal else 1
+
+
+def test_identical_deterministic_agents_cancel_exactly_on_duplicate_deals():
+    # With the same cards replayed seats swapped, two copies of one deterministic policy win x then -x.
+    result = run_tournament("leduc", [Scripted("a"), Scripted("b")], hands=400, seed=3, progress=False)
+    assert result.mean[0, 1] == 0.0 and result.ci95[0, 1] == 0.0
+
+
+def test_known_kuhn_result_always_bet_vs_always_pass():
+    # The passer folds to every bet, in both seats: exactly +1 chip per hand for the bettor.
+    result = run_tournament("kuhn", [Scripted("bet", 1), Scripted("pass", 0)], hands=200, seed=0, progress=False)
+    assert result.mean[0, 1] == 1.0 and result.mean[1, 0] == -1.0 and result.ci95[0, 1] == 0.0
+    assert result.style["bet"] == {"vpip": 100.0, "pfr": 100.0, "af": None, "fold_to_bet": None}
+    assert result.style["pass"]["fold_to_bet"] == 100.0 and result.style["pass"]["vpip"] == 0.0
+
+
+def test_results_do_not_depend_on_workers():
+    kw = dict(hands=600, seed=7, progress=False, block_deals=50)
+    one = run_tournament("leduc", ["random", Scripted("k")], workers=1, **kw)
+    two = run_tournament("leduc", ["random", Scripted("k")], workers=2, **kw)
+    assert np.array_equal(one.mean, two.mean) and np.array_equal(one.ci95, two.ci95)
+    assert one.style == two.style
+    other_seed = run_tournament("leduc", ["random", Scripted("k")], hands=600, seed=8, progress=False, block_deals=50)
+    assert not np.array_equal(one.mean, other_seed.mean)
+
+
+def test_ray_backend_matches_local_run():
+    ray = pytest.importorskip("ray")
+    import ray.cloudpickle
+
+    ray.cloudpickle.register_pickle_by_value(sys.modules[__name__])  # Ray workers cannot import test modules
+    kw = dict(hands=200, seed=2, progress=False, block_deals=50)
+    local = run_tournament("kuhn", ["random", Scripted("bet", 1)], **kw)
+    try:
+        remote = run_tournament("kuhn", ["random", Scripted("bet", 1)], workers=2, backend="ray", **kw)
+    finally:
+        ray.shutdown()
+    assert np.array_equal(local.mean, remote.mean) and local.style == remote.style
+
+
+def test_ray_backend_without_ray_is_a_clear_error(monkeypatch):
+    monkeypatch.setitem(sys.modules, "ray", None)
+    with pytest.raises(RuntimeError, match=r"pip install 'poker-envs\[ray\]'"):
+        run_tournament("kuhn", ["random", Scripted("x", 0)], hands=2, backend="ray", progress=False)
+
+
+def test_leduc_style_counts_on_a_scripted_hand():
+    from poker_envs.games.leduc import LeducGame
+
+    state = LeducGame().new_initial_state(deal=(4, 0, 2))
+    for _ in range(2):
+        state.apply(state.sample_chance(np.random.default_rng(0)))
+    tracker = HandTracker(2)
+    script = [(0, 2, BET, False), (1, 1, CALL, True)]  # round 1: raise, call
+    for seat, action, kind, facing in script:
+        view = classify(state, action)
+        assert (view.kind, view.first_round, view.facing_bet) == (kind, True, facing)
+        tracker.record(seat, view)
+        state.apply(action)
+    state.apply(state.sample_chance(np.random.default_rng(0)))
+    for seat, action, kind, facing in [(0, 1, CHECK, False), (1, 2, BET, False), (0, 0, FOLD, True)]:
+        view = classify(state, action)
+        assert (view.kind, view.first_round, view.facing_bet) == (kind, False, facing)
+        tracker.record(seat, view)
+        state.apply(action)
+    p0, p1 = tracker.finish()
+    assert (p0.vpip_hands, p0.pfr_hands, p0.bets, p0.calls, p0.folds_facing_bet, p0.decisions_facing_bet) == (1, 1, 1, 0, 1, 1)
+    assert (p1.vpip_hands, p1.pfr_hands, p1.bets, p1.calls, p1.folds_facing_bet, p1.decisions_facing_bet) == (1, 0, 1, 1, 0, 1)
+
+
+def test_cli_writes_table_json_csv_png(tmp_path, capsys, kuhn_policy):
+    out = tmp_path / "r"
+    cfr = f"cfr:{kuhn_policy}"
+    result = tournament.main(
+        ["--game", "kuhn", "--agents", "random", cfr, "--hands", "40", "--seed", "1", "--no-progress",
+         "--json", f"{out}.json", "--csv", f"{out}.csv", "--png", f"{out}.png"]
+    )
+    printed = capsys.readouterr().out
+    assert "kuhn: mean chips per hand" in printed and "VPIP%" in printed
+    data = json.loads((tmp_path / "r.json").read_text())
+    assert data["agents"] == ["random", cfr] and data["hands_per_match"] == 40
+    assert data["mean"][0][1] == result.mean[0, 1]
+    rows = list(csv.reader(open(f"{out}.csv")))
+    assert rows[0][0] == "agent" and len(rows) == 3 and float(rows[1][2]) == result.mean[0, 1]
+    assert (tmp_path / "r.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_cfr_policy_beats_random_in_kuhn(kuhn_policy):
+    result = run_tournament("kuhn", ["random", f"cfr:{kuhn_policy}"], hands=4000, seed=0, progress=False)
+    assert result.mean[1, 0] - result.ci95[1, 0] > 0.05
+
+
+def test_bad_inputs_fail_before_any_hand(monkeypatch, kuhn_policy):
+    def no_play(*args, **kwargs):
+        raise AssertionError("a hand was played")
+
+    monkeypatch.setattr(tournament, "play_block", no_play)
+    with pytest.raises(ValueError, match="unknown agent 'alphazero'.*known agents: .*random"):
+        run_tournament("leduc", ["random", "alphazero"], hands=10, progress=False)
+    with pytest.raises(ValueError, match="no such file"):
+        run_tournament("leduc", ["random", "cfr:/nonexistent/leduc.npz"], hands=10, progress=False)
+    with pytest.raises(ValueError, match="made for game 'kuhn_poker'.*leduc_poker"):
+        run_tournament("leduc", ["random", f"cfr:{kuhn_policy}"], hands=10, progress=False)
+    with pytest.raises(ValueError, match="needs an argument"):
+        run_tournament("leduc", ["random", "cfr"], hands=10, progress=False)
+    with pytest.raises(ValueError, match="unknown game 'chess'"):
+        run_tournament("chess", ["random", "random"], hands=10, progress=False)
+    with pytest.raises(ValueError, match="hands must be an even number"):
+        run_tournament("kuhn", ["random", Scripted("x", 0)], hands=3, progress=False)
+    with pytest.raises(ValueError, match="names must be distinct"):
+        run_tournament("kuhn", ["random", "random"], hands=2, progress=False)
+    with pytest.raises(SystemExit):
+        tournament.main(["--game", "kuhn", "--agents", "random", "nobody", "--hands", "2"])
+
+
+def test_registry_specs():
+    assert parse_spec("cfr:leduc.npz") == ("cfr", "leduc.npz")
+    assert parse_spec("random") == ("random", None)
+    with pytest.raises(ValueError, match="empty argument"):
+        parse_spec("random:")
+    assert {"random", "heuristic", "cfr", "push_fold", "threshold", "rnad", "cnn"} <= set(REGISTRY)
+    env = tournament.build_env("kuhn")
+    assert make_agent("random", env).name == "random"
