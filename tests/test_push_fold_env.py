@@ -155,3 +155,102 @@ def test_rules_turn_order_and_folds_without_showdown() -> None:
     assert s.returns().tolist() == [1.875, -0.125, -0.625, -1.125]
     with pytest.raises(ValueError, match="legal"):
         s.apply(FOLD)
+
+
+# Environment ---------------------------------------------------------------------------------------
+def _run(e, actions) -> dict[str, float]:
+    for a in actions:
+        e.step(a)
+    return dict(e.rewards)
+
+
+def test_env_headsup_showdowns_by_hand() -> None:
+    from poker_envs import push_fold_v0
+
+    e = push_fold_v0.env(stack_bb=10, ante_bb=0.25)
+    # deal order: SB, BB, SB, BB, then the board
+    e.reset(options={"deck": cards_from_str("As 7c Ah 2d Kd 9s 5h 3c Jd")})
+    assert _run(e, [ALL_IN, ALL_IN]) == {"player_0": 10.0, "player_1": -10.0}
+    e.reset(options={"deck": cards_from_str("2c 2h 3d 3s As Kd Qh Jc Ts")})  # both play the board's straight
+    assert _run(e, [ALL_IN, ALL_IN]) == {"player_0": 0.0, "player_1": 0.0}
+    e.reset(options={"deck": cards_from_str("As 7c Ah 2d Kd 9s 5h 3c Jd")})
+    assert _run(e, [ALL_IN, FOLD]) == {"player_0": 1.25, "player_1": -1.25}
+    e.reset(options={"deck": cards_from_str("As 7c Ah 2d Kd 9s 5h 3c Jd")})
+    assert _run(e, [FOLD]) == {"player_0": -0.75, "player_1": 0.75}
+
+
+def test_env_three_way_side_pots_by_hand() -> None:
+    from poker_envs import push_fold_v0
+
+    e = push_fold_v0.env(num_players=3, stacks_bb=(5, 10, 20))
+    # BTN AsAd, SB KsKd, BB 7c2h; board 3c 8d 9h Jc 4s
+    e.reset(options={"deck": cards_from_str("As Ks 7c Ad Kd 2h 3c 8d 9h Jc 4s")})
+    assert _run(e, [ALL_IN, ALL_IN, ALL_IN]) == {"player_0": 10.0, "player_1": 0.0, "player_2": -10.0}
+
+
+def test_env_headsup_matches_pokerkit_showdowns() -> None:
+    """Random heads-up hands through the env pay the table row chosen by pokerkit's hand comparison."""
+    pokerkit = pytest.importorskip("pokerkit")
+    from poker_envs import push_fold_v0
+    from poker_envs.core.cards import cards_to_str
+
+    cfg = PushFoldConfig(stack_bb=7.5, ante_bb=0.125, rake=0.05, rake_cap_bb=0.5)
+    rows = headsup_payoffs(cfg)
+    e = push_fold_v0.env(stack_bb=7.5, ante_bb=0.125, rake=0.05, rake_cap_bb=0.5)
+    rng = np.random.default_rng(9)
+    showdowns = 0
+    for episode in range(300):
+        e.reset(seed=episode)
+        acts = [ALL_IN, ALL_IN] if episode % 3 else [int(rng.integers(2)), int(rng.integers(2))]
+        e.step(acts[0])
+        if acts[0] == ALL_IN:
+            e.step(acts[1])
+        got = (e.rewards["player_0"], e.rewards["player_1"])
+        s = e.unwrapped.state
+        if acts[0] == FOLD:
+            assert got == rows.sb_folds
+        elif acts[1] == FOLD:
+            assert got == rows.bb_folds
+        else:
+            showdowns += 1
+            board = cards_to_str(s.board)
+            sb = pokerkit.StandardHighHand.from_game(cards_to_str(s.hole[0]), board)
+            bb = pokerkit.StandardHighHand.from_game(cards_to_str(s.hole[1]), board)
+            assert got == (rows.sb_wins if sb > bb else rows.bb_wins if bb > sb else rows.chop)
+    assert showdowns > 200
+
+
+def test_env_observation_fields() -> None:
+    from poker_envs import push_fold_v0
+    from poker_envs.encoders.small_games import PUSH_FOLD_SIZE
+
+    e = push_fold_v0.env(num_players=3, stack_bb=12, ante_bb=0.125)
+    e.reset(options={"deck": cards_from_str("As Ks 7c Kd Qd 2h 3c 8d 9h Jc 4s")})
+    e.step(ALL_IN)  # BTN pushes
+    obs = e.observe("player_1")  # SB holds Ks Qd: KQo
+    v = obs["observation"]
+    assert v.shape == (PUSH_FOLD_SIZE,) and obs["action_mask"].tolist() == [1, 1]
+    hole = np.flatnonzero(v[:52]).tolist()
+    assert sorted(hole) == sorted(cards_from_str("KsQd"))
+    assert hand_class_name(int(np.flatnonzero(v[52:221])[0])) == "KQo"
+    assert int(np.flatnonzero(v[221:227])[0]) == 4  # slot 4 of 6 = small blind
+    assert v[227 + 1] == 1  # three players
+    assert v[232] == 12 and v[239] == pytest.approx(0.125)
+    assert v[240] == pytest.approx(12 + (0.5 + 0.125) + (1 + 0.125))  # pot: the whole BTN stack, blinds and antes
+    acts = v[241:].reshape(6, 3)
+    assert acts[3].tolist() == [0, 0, 1] and acts[4].tolist() == [1, 0, 0]  # BTN all-in, SB yet to act
+
+
+def test_env_holdem_catalog_encoders_accepted_where_they_fit() -> None:
+    from poker_envs import push_fold_v0
+    from poker_envs.encoders import catalog
+
+    for name in catalog.HOLDEM_ENCODERS:
+        try:
+            e = push_fold_v0.env(obs_encoder=name)
+        except ValueError as err:  # an encoder may refuse push/fold, but then says so by name
+            assert "does not fit" in str(err)
+            continue
+        e.reset(seed=0)
+        obs = e.observe(e.agent_selection)
+        assert e.observation_space(e.agent_selection)["observation"].contains(obs["observation"])
