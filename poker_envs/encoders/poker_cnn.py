@@ -40,7 +40,6 @@ from poker_envs.encoders._holdem import (
     holdem_reason,
     position_fraction,
     street_records,
-    unit,
     view,
 )
 from poker_envs.encoders.base import Encoder
@@ -93,9 +92,12 @@ class PokerCNNEncoder(Encoder):
 
     def __init__(self, game: Game, dtype: str | np.dtype | type = np.float32) -> None:
         """``dtype``: float32 (default) or uint8 (a quarter of the memory; fractions truncated)."""
-        dt = np.dtype(dtype)
+        try:
+            dt = np.dtype(dtype)
+        except TypeError:
+            dt = None
         if dt not in (np.dtype(np.float32), np.dtype(np.uint8)):
-            raise ValueError(f"dtype must be float32 or uint8, got {dt}")
+            raise ValueError(f"dtype must be float32 or uint8, got {dtype!r}")
         super().__init__(game)
         self.dtype = dt
         self._uint8 = dt == np.uint8
@@ -223,8 +225,6 @@ class PokerCNNEncoder(Encoder):
         codes = np.zeros((n, NUM_PLANES), dtype=np.intp)
         flat: list[int] = []
         fracs: list[tuple[int, int, float]] = []
-        kinds = np.zeros(n, dtype=np.intp)
-        added = np.zeros(n, dtype=np.int64)
         for i, (state, player) in enumerate(zip(states, players)):
             state = view(state)
             c, f, fr = self._codes(state, player)
@@ -233,15 +233,13 @@ class PokerCNNEncoder(Encoder):
             flat.extend(offset + x for x in f)
             fracs.extend((i, plane, v) for plane, v in fr)
             if actions is not None:
-                k, a = self._candidates(state, player, [actions[i]])
-                kinds[i], added[i] = k[0], a[0]
-                sb = state.config.small_blind
-                if a[0] % sb == 0 or self._uint8:
-                    codes[i, ACTION_TYPE] = k[0] + 1
-                    codes[i, ACTION_AMOUNT] = min(int(a[0] // sb), NUM_CELLS)
+                kinds, added = self._candidates(state, player, [actions[i]])
+                chips, sb = float(added[0]), state.config.small_blind
+                codes[i, ACTION_TYPE] = int(kinds[0]) + 1
+                if self._uint8 or chips % sb == 0:
+                    codes[i, ACTION_AMOUNT] = min(int(chips // sb), NUM_CELLS)
                 else:
-                    codes[i, ACTION_TYPE] = k[0] + 1
-                    fracs.append((i, ACTION_AMOUNT, a[0] / sb))
+                    fracs.append((i, ACTION_AMOUNT, chips / sb))
         out = self._table[codes]
         out.reshape(-1)[flat] = 1
         for i, plane, value in fracs:
