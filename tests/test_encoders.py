@@ -14,7 +14,7 @@ from poker_envs.core.cards import card_from_str as C
 from poker_envs.encoders.catalog import HOLDEM_ENCODERS
 from poker_envs.encoders.flat56 import Flat56Encoder
 from poker_envs.encoders.flat107 import Flat107Encoder
-from poker_envs.encoders.poker_cnn import PokerCNNEncoder
+from poker_envs.encoders.poker_cnn import PokerCNNEncoder, fill_code, to_planes
 from poker_envs.games.base import play_chance
 from poker_envs.games.holdem import HoldemConfig, HoldemGame
 from poker_envs.games.kuhn import KuhnGame
@@ -47,6 +47,20 @@ FLOP = [3, 7, 1]  # seat 1 bets 2, seat 0 raises to 6, seat 1 calls: pot 20
 def test_card_ids_used_by_the_hand_written_cells():
     # The cells below are computed by hand from rank * 4 + suit (suits c, d, h, s).
     assert [C(t) for t in ("As", "Kd", "Qs", "Jh", "Tc", "3d", "7h", "2c")] == [51, 45, 43, 38, 32, 5, 22, 0]
+
+
+def test_fill_code_examples_of_the_paper():
+    planes = to_planes(fill_code([0, 1, 4, 5, 52, 80]))
+    exp = np.zeros((6, 17, 17), np.float32)
+    exp[1, 2, 6] = 1  # 1 SB: the top-left cell of the 13x4 grid
+    exp[2, 2, 6:10] = 1  # 4 SB: the first group of four suit cells
+    exp[3, 2, 6:10] = 1
+    exp[3, 3, 6] = 1
+    exp[4, 2:15, 6:10] = 1  # 52 SB and more: every cell
+    exp[5, 2:15, 6:10] = 1
+    np.testing.assert_array_equal(planes, exp)
+    np.testing.assert_array_equal(fill_code([2.25])[0, :4], [1, 1, 0.25, 0])
+    np.testing.assert_array_equal(fill_code([2.25], np.uint8)[0, :4], [1, 1, 0, 0])
 
 
 def test_poker_cnn_turn_after_check_by_hand():
