@@ -225,8 +225,9 @@ class TournamentResult:
         lim = float(np.nanmax(np.abs(data))) if n > 1 else 1.0
         fig, ax = plt.subplots(figsize=(1.6 + 1.2 * n, 1.2 + 1.0 * n))
         im = ax.imshow(data, cmap="RdBu", vmin=-lim, vmax=lim)
-        ax.set_xticks(range(n), self.agents, rotation=30, ha="right")
-        ax.set_yticks(range(n), self.agents)
+        labels = [short_label(a) for a in self.agents]
+        ax.set_xticks(range(n), labels, rotation=30, ha="right")
+        ax.set_yticks(range(n), labels)
         for i, j in itertools.permutations(range(n), 2):
             ax.text(j, i, f"{data[i, j]:+.2f}\n±{self.ci95[i, j]:.2f}", ha="center", va="center", fontsize=8)
         ax.set_title(f"{self.game}: row agent's {self.unit}/hand vs column agent")
@@ -234,6 +235,15 @@ class TournamentResult:
         fig.tight_layout()
         fig.savefig(path, dpi=110)
         plt.close(fig)
+
+
+def short_label(spec: str, width: int = 22) -> str:
+    """``cfr:/long/path/leduc.npz`` -> ``cfr:leduc.npz`` (cut to ``width``) for plot labels."""
+    from pathlib import PurePath
+
+    name, sep, arg = spec.partition(":")
+    label = f"{name}:{PurePath(arg).name}" if sep else spec
+    return label if len(label) <= width else label[: width - 1] + "…"
 
 
 # ---- driver -------------------------------------------------------------------------------------
