@@ -6,10 +6,11 @@ import numpy as np
 import pytest
 from gymnasium import spaces
 
-from poker_envs import push_fold_v0, threshold_v0
+from poker_envs import limit_holdem_v0, nolimit_holdem_v0, push_fold_v0, threshold_v0
 from poker_envs.encoders.base import Encoder
 from poker_envs.encoders.catalog import HOLDEM_ENCODERS
 from poker_envs.encoders.poker_cnn import PokerCNNEncoder
+from poker_envs.games.holdem import HoldemConfig, HoldemGame
 from poker_envs.games.push_fold import PushFoldConfig, PushFoldGame
 
 
@@ -75,3 +76,66 @@ def test_encoder_object_for_another_game_is_refused():
 def test_poker_cnn_refused_by_the_threshold_game():
     with pytest.raises(ValueError, match="poker_cnn.*does not fit game 'threshold'.*not hold'em"):
         threshold_v0.env(num_players=3, obs_encoder=PokerCNNEncoder)
+
+
+HOLDEM_ENVS = [
+    (nolimit_holdem_v0, {"num_players": 2, "bet_sizing": "chips", "starting_stack": [40, 70]}),
+    (nolimit_holdem_v0, {"num_players": 6, "ante": 1}),
+    (limit_holdem_v0, {"num_players": 3}),
+]
+
+
+@pytest.mark.parametrize("name", sorted(HOLDEM_ENCODERS))
+@pytest.mark.parametrize("module,kwargs", HOLDEM_ENVS, ids=lambda x: getattr(x, "__name__", str(x)).split(".")[-1])
+def test_holdem_encoders_by_name_in_holdem_envs(module, kwargs, name):
+    env = module.env(obs_encoder=name, **kwargs)
+    env.reset(seed=0)
+    space = env.observation_space("player_0")["observation"]
+    assert space.shape == {"poker_cnn": (33, 17, 17), "flat107": (107,), "flat56": (56,)}[name]
+    seen = play_random(env, 25, seed=6)
+    assert len(seen) >= 50
+
+
+class PotOnly(Encoder):
+    """The example of docs/encoders.md."""
+
+    name = "pot_only"
+
+    def __init__(self, game) -> None:
+        super().__init__(game)
+        self.observation_space = spaces.Box(0, np.inf, shape=(1,), dtype=np.float32)
+
+    def encode(self, state, player: int) -> np.ndarray:
+        return np.array([state.pot()], dtype=np.float32)
+
+
+def test_user_encoder_in_nolimit_holdem():
+    env = nolimit_holdem_v0.env(obs_encoder=PotOnly)
+    env.reset(seed=0)
+    obs, *_ = env.last()
+    np.testing.assert_array_equal(obs["observation"], [3.0])  # blinds 1 + 2 chips
+    env.step(1)  # the button calls
+    obs, *_ = env.last()
+    np.testing.assert_array_equal(obs["observation"], [4.0])
+    play_random(env, 10, seed=7)
+    game = HoldemGame(HoldemConfig(num_players=2))
+    env = nolimit_holdem_v0.env(obs_encoder=PotOnly(game))
+    env.reset(seed=0)
+    assert env.last()[0]["observation"][0] == 3.0
+    with pytest.raises(ValueError, match="built for game 'nolimit_holdem', not 'limit_holdem'"):
+        limit_holdem_v0.env(obs_encoder=PotOnly(game))
+
+
+def test_poker_cnn_in_env_leaves_candidate_planes_zero_and_batches_legal_actions():
+    env = nolimit_holdem_v0.raw_env(num_players=2, bet_sizing="chips", obs_encoder="poker_cnn")
+    env.reset(seed=3)
+    obs = env.observe(env.agent_selection)
+    assert not obs["observation"][31:].any()
+    legal = np.flatnonzero(obs["action_mask"])
+    xs = env.encoder.encode_actions(env.state, env.state.current_player(), legal)
+    assert xs.shape == (len(legal), 33, 17, 17)
+    np.testing.assert_array_equal(xs[:, :31], np.broadcast_to(obs["observation"][:31], (len(legal), 31, 17, 17)))
+    # every raise-to amount is its own candidate: the amount plane grows with the id (2 .. 52+ SB)
+    amounts = xs[:, 32].sum(axis=(1, 2))
+    assert amounts[0] == 0 and amounts[1] == 1  # fold 0 chips; the button calls 1 more chip
+    assert list(amounts[2:6]) == [3, 4, 5, 6]  # raise to 4, 5, 6, 7 chips: 3, 4, 5, 6 more

@@ -244,9 +244,18 @@ def test_refuses_games_that_are_not_holdem(name, game):
         HOLDEM_ENCODERS[name](game)
 
 
+@pytest.mark.parametrize("name", sorted(HOLDEM_ENCODERS))
+def test_refuses_a_game_without_small_blind(name):
+    game = HoldemGame(HoldemConfig(num_players=2, small_blind=0, big_blind=2))
+    with pytest.raises(ValueError, match="counts chips in small blinds, and this game's small_blind is 0"):
+        HOLDEM_ENCODERS[name](game)
+
+
 def test_bad_arguments_are_refused_with_the_reason():
     with pytest.raises(ValueError, match="dtype must be float32 or uint8"):
         PokerCNNEncoder(HU_CHIPS, dtype=np.int16)
+    with pytest.raises(ValueError, match="dtype must be float32 or uint8"):
+        PokerCNNEncoder(HU_CHIPS, dtype="no such type")
     state = play(HU_CHIPS, HU_HOLE, HU_BOARD, [])
     enc = PokerCNNEncoder(HU_CHIPS)
     with pytest.raises(ValueError, match="player to act"):

@@ -22,6 +22,8 @@ FOLD, CHECK, CALL, BET, RAISE = 0, 1, 2, 3, 4
 
 def holdem_reason(game: Game, what: str) -> str | None:
     """None if ``game`` is a hold'em game the encoders read (hold'em or push/fold); else why not."""
+    if isinstance(game, HoldemGame) and game.config.small_blind == 0:
+        return "it counts chips in small blinds, and this game's small_blind is 0"
     if isinstance(game, HoldemGame | PushFoldGame):
         return None
     return (
