@@ -254,3 +254,15 @@ def test_env_holdem_catalog_encoders_accepted_where_they_fit() -> None:
         e.reset(seed=0)
         obs = e.observe(e.agent_selection)
         assert e.observation_space(e.agent_selection)["observation"].contains(obs["observation"])
+
+
+def test_hand_class_layout_is_the_chart_and_matches_the_solver() -> None:
+    c = cards_from_str
+    assert hand_class(*c("AsAd")) == 0 and hand_class(*c("AsKs")) == 1 and hand_class(*c("AsKd")) == 13
+    assert hand_class(*c("2s2d")) == 168
+    from agent_zoo.push_fold import hands  # the push/fold solver's own table must use the same indices
+
+    for a in range(52):
+        for b in range(52):
+            if a != b:
+                assert hand_class(a, b) == hands.hand_class(a, b)

@@ -182,10 +182,12 @@ def settle(
 
 # Hand classes --------------------------------------------------------------------------------------
 def hand_class(card1: int, card2: int) -> int:
-    """Index 0..168 of a starting hand on the 13x13 grid ``row * 13 + col`` (ranks 0 = deuce .. 12 = ace):
-    pairs on the diagonal, suited hands at (high, low), offsuit hands at (low, high)."""
-    r1, r2 = card1 >> 2, card2 >> 2
-    hi, lo = (r1, r2) if r1 >= r2 else (r2, r1)
+    """Index 0..168 of a starting hand on the 13x13 chart people read, ``row * 13 + col`` with rows and
+    columns running A, K, ..., 2: pairs on the diagonal, suited hands above it (row = higher rank),
+    offsuit hands below it (column = higher rank). ``AA`` = 0, ``AKs`` = 1, ``AKo`` = 13, ``22`` = 168."""
+    hi, lo = 12 - (card1 >> 2), 12 - (card2 >> 2)  # chart rows: 0 = ace
+    if hi > lo:
+        hi, lo = lo, hi
     if hi == lo or (card1 & 3) == (card2 & 3):
         return hi * 13 + lo
     return lo * 13 + hi
@@ -196,11 +198,12 @@ def hand_class_name(index: int) -> str:
     if not 0 <= index < 169:
         raise ValueError(f"hand class index must be in 0..168, got {index}")
     row, col = divmod(index, 13)
+    a, b = RANKS[12 - row], RANKS[12 - col]
     if row == col:
-        return RANKS[row] * 2
-    if row > col:
-        return RANKS[row] + RANKS[col] + "s"
-    return RANKS[col] + RANKS[row] + "o"
+        return a + b
+    if row < col:
+        return a + b + "s"
+    return b + a + "o"
 
 
 # The game -------------------------------------------------------------------------------------------
