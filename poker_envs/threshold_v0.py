@@ -27,9 +27,12 @@ NAME = "threshold_v0"
 
 
 class raw_env(PokerAECEnv):
-    """AEC form: seats declare one after another; nobody's observation shows another's declaration."""
+    """AEC form: seats declare one after another; nobody's observation shows another's declaration.
 
-    metadata = {"name": NAME, "render_modes": ["ansi", "human"], "is_parallelizable": True}
+    (Not marked parallelizable: only the seat to act has a non-empty action mask here; use ``parallel_env``.)
+    """
+
+    metadata = {"name": NAME, "render_modes": ["ansi", "human"], "is_parallelizable": False}
 
     def __init__(
         self,
