@@ -1,0 +1,101 @@
+"""What the limit and no-limit hold'em environments share: config checks, button rotation, fixed deals."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from poker_envs.aec import PokerAECEnv, warn_unknown_options
+from poker_envs.encoders.base import EncoderSpec, resolve_encoder
+from poker_envs.encoders.holdem_default import HoldemDefaultEncoder
+from poker_envs.games.holdem import MAX_PLAYERS, HoldemConfig, HoldemGame, HoldemState
+from poker_envs.render.holdem import render_holdem
+
+RESET_OPTIONS = ("button", "deck", "hole", "board")
+
+
+def _int_arg(name: str, value: Any, minimum: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < minimum:
+        raise ValueError(f"{name} must be an integer >= {minimum}, got {value!r}")
+    return int(value)
+
+
+def holdem_config(
+    betting: str,
+    num_players: int,
+    small_blind: int,
+    big_blind: int,
+    ante: int,
+    starting_stack: int | Sequence[int],
+    bet_sizing: str | tuple[float, ...] = "abstract",
+    allow_fold_when_check: bool = False,
+) -> HoldemConfig:
+    """Check the environment arguments (errors name the argument) and build the rules config."""
+    if isinstance(num_players, bool) or not isinstance(num_players, int | np.integer) or not 2 <= num_players <= MAX_PLAYERS:
+        raise ValueError(f"num_players must be an integer from 2 to {MAX_PLAYERS}, got {num_players!r}")
+    small_blind = _int_arg("small_blind", small_blind, 0)
+    big_blind = _int_arg("big_blind", big_blind, 1)
+    ante = _int_arg("ante", ante, 0)
+    if big_blind < small_blind:
+        raise ValueError(f"big_blind ({big_blind}) must not be smaller than small_blind ({small_blind})")
+    if isinstance(starting_stack, int | np.integer) and not isinstance(starting_stack, bool):
+        stacks = (_int_arg("starting_stack", starting_stack, 1),) * num_players
+    elif isinstance(starting_stack, Sequence) and not isinstance(starting_stack, str):
+        if len(starting_stack) != num_players:
+            raise ValueError(f"starting_stack lists {len(starting_stack)} stacks for {num_players} players")
+        stacks = tuple(_int_arg(f"starting_stack[{i}]", s, 1) for i, s in enumerate(starting_stack))
+    else:
+        raise ValueError(f"starting_stack must be a positive integer or a list of one per seat, got {starting_stack!r}")
+    if isinstance(bet_sizing, list):
+        bet_sizing = tuple(bet_sizing)
+    return HoldemConfig(
+        num_players=int(num_players),
+        small_blind=small_blind,
+        big_blind=big_blind,
+        ante=ante,
+        starting_stacks=stacks,
+        betting=betting,
+        allow_fold_when_check=allow_fold_when_check,
+        bet_sizing=bet_sizing,
+    )
+
+
+class HoldemAECEnv(PokerAECEnv):
+    """One hand per episode; the button moves one seat per reset (``reset(seed=...)`` starts again at 0).
+
+    ``reset(options={"button": b, "deck": [...]})`` fixes the button and the deck order (see
+    ``poker_envs.games.holdem`` for the dealing order), or ``{"hole": [[c, c], ...], "board": [...]}``
+    fixes the cards directly; the rotation continues from a fixed button.
+    """
+
+    def __init__(self, config: HoldemConfig, reward_unit: str, obs_encoder: EncoderSpec, render_mode: str | None) -> None:
+        if reward_unit not in ("big_blinds", "chips"):
+            raise ValueError(f"reward_unit must be 'big_blinds' or 'chips', got {reward_unit!r}")
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode {render_mode!r} is not one of {self.metadata['render_modes']} or None")
+        from poker_envs.encoders.catalog import HOLDEM_ENCODERS  # read now, so later additions are offered
+
+        game = HoldemGame(config)
+        encoder = resolve_encoder(obs_encoder, game, {"default": HoldemDefaultEncoder} | dict(HOLDEM_ENCODERS))
+        scale = 1.0 / config.big_blind if reward_unit == "big_blinds" else 1.0
+        super().__init__(game, encoder, render_holdem, render_mode, reward_scale=scale)
+        self.config = config
+        self._next_button = 0
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        if seed is not None:
+            self._next_button = 0
+        super().reset(seed=seed, options=options)
+
+    def _new_state(self, options: dict[str, Any]) -> HoldemState:
+        warn_unknown_options(options, RESET_OPTIONS, self.metadata["name"])
+        button = options.get("button", self._next_button)
+        n = self.config.num_players
+        if isinstance(button, bool) or not isinstance(button, int | np.integer) or not 0 <= button < n:
+            raise ValueError(f"reset option 'button' must be a seat 0..{n - 1}, got {button!r}")
+        self._next_button = (int(button) + 1) % n
+        return self.game.new_initial_state(
+            button=int(button), deck=options.get("deck"), hole=options.get("hole"), board=options.get("board", ())
+        )

@@ -1,0 +1,85 @@
+"""The default hold'em observation: a flat float32 vector, cheap to build (a few numpy writes a call).
+
+Layout for ``n`` seats (amounts in big blinds):
+- ``[0, 52)``    own hole cards, one-hot by card id (rank * 4 + suit)
+- ``[52, 104)``  board cards, one-hot
+- ``[104, 108)`` street one-hot (pre-flop, flop, turn, river)
+- ``[108, 108+n)`` own position: one-hot of ``(seat - button) % n`` (0 = button)
+- then 5 numbers per seat, starting with the observer and going clockwise: stack behind, street bet,
+  chips put in this hand, folded (0/1), all-in (0/1)
+- then 6 numbers: pot, chips to call, min raise-to, max raise-to (both 0 when no raise is possible;
+  street totals), 1 if a raise is possible, number of players still in the hand / n.
+Only the observer's own hole cards are read.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from gymnasium import spaces
+
+from poker_envs.encoders.base import Encoder
+from poker_envs.games.base import Game
+
+
+class HoldemDefaultEncoder(Encoder):
+    """Own cards, board, street, position, every seat's chips, pot and raise limits (see module doc)."""
+
+    name = "default"
+
+    def __init__(self, game: Game) -> None:
+        super().__init__(game)
+        cfg = game.config  # type: ignore[attr-defined]
+        n = cfg.num_players
+        self._n = n
+        self._bb = float(cfg.big_blind)
+        self._pos = 108
+        self._seats = 108 + n
+        self._tail = self._seats + 5 * n
+        self.size = self._tail + 6
+        total = sum(cfg.starting_stacks) / self._bb
+        high = np.ones(self.size, dtype=np.float32)
+        high[self._seats : self._tail].reshape(n, 5)[:, :3] = total
+        high[self._tail : self._tail + 4] = total
+        self.observation_space = spaces.Box(0.0, high, dtype=np.float32)
+
+    def unsupported_reason(self, game: Game) -> str | None:
+        from poker_envs.games.holdem import HoldemGame
+
+        if isinstance(game, HoldemGame):
+            return None
+        return f"the default hold'em encoder reads hold'em states; {game.name!r} is not hold'em"
+
+    def encode(self, state, player: int) -> np.ndarray:  # type: ignore[override]
+        n = self._n
+        if not 0 <= player < n:
+            raise ValueError(f"player {player} is not a seat of this game (0..{n - 1})")
+        obs = np.zeros(self.size, dtype=np.float32)
+        hot = [c for c in state.hole[player]]
+        hot.extend(52 + c for c in state.board)
+        hot.append(104 + state.street)
+        hot.append(self._pos + (player - state.button) % n)
+        obs[hot] = 1.0
+        inv = 1.0 / self._bb
+        stacks, bets, contributed, folded = state.stacks, state.bets, state.contributed, state.folded
+        seats = []
+        for k in range(n):
+            s = (player + k) % n
+            seats += (
+                stacks[s] * inv,
+                bets[s] * inv,
+                contributed[s] * inv,
+                1.0 if folded[s] else 0.0,
+                1.0 if stacks[s] == 0 and not folded[s] else 0.0,
+            )
+        obs[self._seats : self._tail] = seats
+        rr = state.legal_raise_range() if state.current_player() == player else None
+        live = n - sum(folded)
+        obs[self._tail :] = (
+            sum(contributed) * inv,
+            state.to_call(player) * inv,
+            rr[0] * inv if rr else 0.0,
+            rr[1] * inv if rr else 0.0,
+            1.0 if rr else 0.0,
+            live / n,
+        )
+        return obs

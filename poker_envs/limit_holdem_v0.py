@@ -1,0 +1,47 @@
+"""Fixed-limit Texas hold'em (2 to 10 players) as a PettingZoo AEC environment.
+
+Rules: ``poker_envs.games.holdem``: bets and raises of one big blind on the first two streets and
+two big blinds on the last two, at most 4 bets a street (pre-flop the big blind is the first).
+Actions: 0 fold, 1 check/call, 2 bet/raise; folding when checking is free is masked unless
+``allow_fold_when_check=True``. One hand per episode; the button moves one seat per reset. Rewards
+are in big blinds (``reward_unit="chips"`` for chips).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from pettingzoo import AECEnv
+
+from poker_envs._holdem_env import HoldemAECEnv, holdem_config
+from poker_envs.aec import wrap_classic
+from poker_envs.encoders.base import EncoderSpec
+
+
+class raw_env(HoldemAECEnv):
+    metadata = {"name": "limit_holdem_v0", "render_modes": ["ansi", "human"], "is_parallelizable": True}
+
+    def __init__(
+        self,
+        num_players: int = 2,
+        small_blind: int = 1,
+        big_blind: int = 2,
+        ante: int = 0,
+        starting_stack: int | Sequence[int] = 200,
+        allow_fold_when_check: bool = False,
+        reward_unit: str = "big_blinds",
+        obs_encoder: EncoderSpec = "default",
+        render_mode: str | None = None,
+    ) -> None:
+        if not isinstance(allow_fold_when_check, bool):
+            raise ValueError(f"allow_fold_when_check must be True or False, got {allow_fold_when_check!r}")
+        config = holdem_config(
+            "limit", num_players, small_blind, big_blind, ante, starting_stack, allow_fold_when_check=allow_fold_when_check
+        )
+        super().__init__(config, reward_unit, obs_encoder, render_mode)
+
+
+def env(**kwargs: Any) -> AECEnv:
+    """``raw_env`` wrapped as PettingZoo classic environments are (an illegal move ends the hand at -1)."""
+    return wrap_classic(raw_env(**kwargs), illegal_reward=-1.0)

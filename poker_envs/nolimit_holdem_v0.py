@@ -1,0 +1,44 @@
+"""No-limit Texas hold'em (2 to 10 players) as a PettingZoo AEC environment.
+
+Rules: ``poker_envs.games.holdem``. Agents ``player_0 .. player_{n-1}`` sit at seats 0..n-1; one
+hand per episode; the button moves one seat per reset. Actions (``bet_sizing=``):
+``"abstract"``: 0 fold, 1 check/call, 2 raise half pot, 3 raise pot, 4 raise 2 pots, 5 all-in;
+``"chips"``: 0 fold, 1 check/call, id ``a >= 2`` bets/raises to ``a - 1`` chips (street total);
+a tuple of pot fractions: 0 fold, 1 check/call, one id per fraction, then all-in. Illegal ids are
+masked in ``observation["action_mask"]``. Rewards are in big blinds (``reward_unit="chips"`` for chips).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from pettingzoo import AECEnv
+
+from poker_envs._holdem_env import HoldemAECEnv, holdem_config
+from poker_envs.aec import wrap_classic
+from poker_envs.encoders.base import EncoderSpec
+
+
+class raw_env(HoldemAECEnv):
+    metadata = {"name": "nolimit_holdem_v0", "render_modes": ["ansi", "human"], "is_parallelizable": True}
+
+    def __init__(
+        self,
+        num_players: int = 2,
+        small_blind: int = 1,
+        big_blind: int = 2,
+        ante: int = 0,
+        starting_stack: int | Sequence[int] = 200,
+        bet_sizing: str | tuple[float, ...] = "abstract",
+        reward_unit: str = "big_blinds",
+        obs_encoder: EncoderSpec = "default",
+        render_mode: str | None = None,
+    ) -> None:
+        config = holdem_config("nolimit", num_players, small_blind, big_blind, ante, starting_stack, bet_sizing)
+        super().__init__(config, reward_unit, obs_encoder, render_mode)
+
+
+def env(**kwargs: Any) -> AECEnv:
+    """``raw_env`` wrapped as PettingZoo classic environments are (an illegal move ends the hand at -1)."""
+    return wrap_classic(raw_env(**kwargs), illegal_reward=-1.0)

@@ -1,0 +1,74 @@
+"""Text table of a hold'em hand (``render_mode="ansi"`` / ``"human"``): seats, stacks, bets, board,
+pots, whose turn, the actions so far and, once the hand is over, the hands shown and who won what.
+Every seat's cards are shown (the render is for people watching, not for agents)."""
+
+from __future__ import annotations
+
+from poker_envs.core.cards import cards_to_str
+from poker_envs.games.base import CHANCE, TERMINAL
+from poker_envs.games.holdem import BET, FOLD, KIND_NAMES, RAISE, STREET_NAMES, HoldemState
+
+
+def _record(r) -> str:
+    if r.kind == FOLD:
+        return f"s{r.player} fold"
+    text = f"s{r.player} {KIND_NAMES[r.kind]}"
+    if r.kind in (BET, RAISE):
+        text += f" to {r.total}"
+    elif r.added:
+        text += f" {r.added}"
+    return text + (" (all-in)" if r.all_in else "")
+
+
+def _describe(value: int) -> str:
+    try:
+        from poker_envs.core.evaluator import describe
+    except ImportError:  # pragma: no cover - the evaluator ships with the package
+        return str(value)
+    return describe(value)
+
+
+def render_holdem(state: HoldemState) -> str:
+    cfg = state.config
+    n = state.num_players
+    player = state.current_player()
+    title = "Limit" if cfg.betting == "limit" else "No-limit"
+    ante = f" ante {cfg.ante}" if cfg.ante else ""
+    lines = [
+        f"{title} hold'em, {n} players, blinds {cfg.small_blind}/{cfg.big_blind}{ante} | {STREET_NAMES[state.street]}"
+        + (" | hand over" if player == TERMINAL else " | dealing" if player == CHANCE else f" | seat {player} to act")
+    ]
+    for s in range(n):
+        tags = []
+        if s == state.button:
+            tags.append("BTN")
+        if state.folded[s]:
+            tags.append("folded")
+        elif state.stacks[s] == 0:
+            tags.append("all-in")
+        cards = cards_to_str(state.hole[s]) or "----"
+        arrow = "  <- to act" if s == player else ""
+        line = f"  seat {s}: stack {state.stacks[s]:>6}  bet {state.bets[s]:>5}  in pot {state.contributed[s]:>5}  {cards}"
+        if tags:
+            line += "  [" + ", ".join(tags) + "]"
+        lines.append(line + arrow)
+    lines.append(f"  board: {cards_to_str(state.board) or '-'}")
+    pots = state.pots()
+    if pots:
+        names = ["main"] + [f"side {k}" for k in range(1, len(pots))]
+        lines.append(
+            "  pots: " + "; ".join(f"{nm} {p.amount} (seats {','.join(map(str, p.eligible))})" for nm, p in zip(names, pots))
+        )
+    for street, records in enumerate(state.history):
+        if records:
+            lines.append(f"  {STREET_NAMES[street]}: " + ", ".join(_record(r) for r in records))
+    if player == TERMINAL and state.winnings is not None:
+        if state.strengths is not None:
+            for s in range(n):
+                if state.strengths[s] is not None:
+                    lines.append(f"  shows seat {s}: {cards_to_str(state.hole[s])} {_describe(state.strengths[s])}")
+        for amount, winners in state.awards:
+            who = " and ".join(f"seat {w}" for w in winners)
+            lines.append(f"  {who} {'win' if len(winners) > 1 else 'wins'} {amount}")
+        lines.append("  result: " + "  ".join(f"seat {s} {r:+d}" for s, r in enumerate(state.chip_returns())))
+    return "\n".join(lines)
