@@ -65,11 +65,16 @@ def test_batched_poker_cnn_equals_one_by_one(game):
         assert not base[31:].any()
         pick = int(rng.integers(len(legal)))
         np.testing.assert_array_equal(xs[pick], enc.encode_with_action(state, player, legal[pick]))
-        # One kind per id: the type plane says fold/check/call/bet/raise as action_to_chips does.
-        holdem = isinstance(game, HoldemGame)
-        for k, a in enumerate(legal):
-            if holdem:
-                assert xs[k, 31].sum() == state.action_to_chips(a)[0] + 1
+        # One kind per id: the type plane says fold/check/call/bet/raise as action_to_chips does,
+        # and encode_kinds (actions given in chips, for hand histories) gives the same tensors.
+        if isinstance(game, HoldemGame):
+            kinds, added = [], []
+            for k, a in enumerate(legal):
+                kind, to = state.action_to_chips(a)
+                assert xs[k, 31].sum() == kind + 1
+                kinds.append(kind)
+                added.append(to - state.bets[player] if kind >= 3 else state.to_call(player) if kind == 2 else 0)
+            np.testing.assert_array_equal(enc.encode_kinds(state, player, kinds, added), xs)
         states.append(state.clone())
         players.append(player)
         actions.append(legal[pick])
