@@ -1,9 +1,12 @@
-"""Policy-value network of R-NaD and the masked soft-max helpers it needs (torch and numpy versions).
+"""Policy-value networks of R-NaD, stacked: ``R`` independent networks (runs) share each tensor.
 
-The network is OpenSpiel's: an MLP torso, a linear logit head and a linear value head. Parameters
-are initialised like haiku's ``Linear`` (truncated normal, std 1/sqrt(fan_in), zero biases) from a
-``torch.Generator``, so a seed fixes them. The numpy forward pass (``numpy_forward``) reads the same
-parameter storage without copying; actors use it to pick actions one decision at a time cheaply.
+Each network is OpenSpiel's: an MLP torso, a linear logit head and a linear value head (the torso's
+last layer is linear too, as haiku's ``MLP`` leaves it). Training several runs (seeds, variants) as
+one stacked network costs about as much per step as one run, because at K = 1 every step is far too
+small to keep a CPU busy; slice ``r`` of every tensor is run ``r``'s network and nothing mixes runs.
+Parameters are initialised like haiku's ``Linear`` (truncated normal, std 1/sqrt(fan_in), zero
+biases) from a ``torch.Generator`` per run seed. ``numpy_forward`` reads the same storage without
+copying; actors use it to pick actions one decision at a time cheaply.
 """
 
 from __future__ import annotations
@@ -15,36 +18,53 @@ import numpy as np
 import torch
 from torch import nn
 
+_TRUNC_STD = 0.87962566103423978  # std of a standard normal truncated to [-2, 2]
 
-class PolicyValueNet(nn.Module):
-    """obs -> (logits over all actions, state value)."""
 
-    def __init__(self, obs_dim: int, num_actions: int, hidden_sizes: Sequence[int], activate_final: bool) -> None:
+class StackedPolicyValueNet(nn.Module):
+    """obs (R, N, D) -> logits (R, N, A) and values (R, N); layer l has ``weights[l]`` (R, in, out)."""
+
+    def __init__(self, num_nets: int, obs_dim: int, num_actions: int, hidden_sizes: Sequence[int], activate_final: bool) -> None:
         super().__init__()
         sizes = [obs_dim, *hidden_sizes]
-        self.torso = nn.ModuleList(nn.Linear(a, b) for a, b in zip(sizes[:-1], sizes[1:], strict=True))
+        # Layers: torso..., then one head layer whose first ``num_actions`` outputs are logits, last the value.
+        shapes = [*zip(sizes[:-1], sizes[1:], strict=True), (sizes[-1], num_actions + 1)]
+        self.weights = nn.ParameterList(nn.Parameter(torch.zeros(num_nets, a, b)) for a, b in shapes)
+        self.biases = nn.ParameterList(nn.Parameter(torch.zeros(num_nets, 1, b)) for _, b in shapes)
+        self.num_actions = num_actions
         self.activate_final = activate_final
-        self.policy_head = nn.Linear(sizes[-1], num_actions)
-        self.value_head = nn.Linear(sizes[-1], 1)
 
-    def reset_parameters(self, generator: torch.Generator) -> None:
-        """haiku-style init: truncated normal (two std) with std 1/sqrt(fan_in), biases zero."""
+    @property
+    def num_nets(self) -> int:
+        return self.weights[0].shape[0]
+
+    def reset_parameters(self, seeds: Sequence[int]) -> None:
+        """haiku-style init of net ``r`` from ``torch.Generator().manual_seed(seeds[r])``."""
+        if len(seeds) != self.num_nets:
+            raise ValueError(f"seeds must give one seed per net ({self.num_nets}), got {len(seeds)}")
         with torch.no_grad():
-            for layer in [*self.torso, self.policy_head, self.value_head]:
-                std = 1.0 / math.sqrt(layer.in_features)
-                # The std of a standard normal truncated at +-2 is 0.8796; rescale to get ``std``.
-                scale = std / 0.87962566103423978
-                nn.init.trunc_normal_(layer.weight, 0.0, scale, -2 * scale, 2 * scale, generator=generator)
-                layer.bias.zero_()
+            for r, seed in enumerate(seeds):
+                gen = torch.Generator().manual_seed(int(seed))
+                for w, b in zip(self.weights, self.biases, strict=True):
+                    scale = 1.0 / math.sqrt(w.shape[1]) / _TRUNC_STD
+                    # Draw (out, in) like a torch Linear, store transposed: x @ W.
+                    draw = torch.empty(w.shape[2], w.shape[1])
+                    nn.init.trunc_normal_(draw, 0.0, scale, -2 * scale, 2 * scale, generator=gen)
+                    w[r] = draw.T
+                    b[r] = 0.0
 
     def forward(self, obs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         x = obs
-        last = len(self.torso) - 1
-        for i, layer in enumerate(self.torso):
-            x = layer(x)
-            if i < last or self.activate_final:
+        last = len(self.weights) - 1
+        for i, (w, b) in enumerate(zip(self.weights, self.biases, strict=True)):
+            x = torch.baddbmm(b, x, w)
+            if i < last - 1 or (i == last - 1 and self.activate_final):
                 x = torch.relu(x)
-        return self.policy_head(x), self.value_head(x).squeeze(-1)
+        return x[..., : self.num_actions], x[..., self.num_actions]
+
+    def numpy_params(self) -> list[tuple[np.ndarray, np.ndarray]]:
+        """(W, b) numpy views (no copies): they follow in-place updates of the parameters."""
+        return [(w.detach().numpy(), b.detach().numpy()) for w, b in zip(self.weights, self.biases, strict=True)]
 
 
 def masked_log_policy(logits: torch.Tensor, legal: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
@@ -56,19 +76,13 @@ def masked_log_policy(logits: torch.Tensor, legal: torch.Tensor) -> tuple[torch.
     return pi, log_pi
 
 
-def numpy_params(net: PolicyValueNet) -> list[tuple[np.ndarray, np.ndarray]]:
-    """(W^T, b) views (no copies) of torso and policy-head layers, for ``numpy_forward``."""
-    layers = [*net.torso, net.policy_head]
-    return [(layer.weight.detach().numpy().T, layer.bias.detach().numpy()) for layer in layers]
-
-
 def numpy_forward(params: Sequence[tuple[np.ndarray, np.ndarray]], obs: np.ndarray, activate_final: bool) -> np.ndarray:
-    """Logits of a batch (or one vector) of observations; ``params`` from ``numpy_params`` or a saved file."""
+    """Head outputs (logits, then the value) for obs (R, N, D) with stacked params, or (N, D) with one net's."""
     x = obs
-    torso_last = len(params) - 2
+    last = len(params) - 1
     for i, (w, b) in enumerate(params):
-        x = x @ w + b
-        if i < torso_last or (i == torso_last and activate_final):
+        x = np.matmul(x, w) + b
+        if i < last - 1 or (i == last - 1 and activate_final):
             np.maximum(x, 0.0, out=x)
     return x
 

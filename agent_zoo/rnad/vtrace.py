@@ -14,19 +14,24 @@ import torch
 
 
 def reward_transform(
-    pi: np.ndarray, log_ratio: np.ndarray, player_id: np.ndarray, valid: np.ndarray, player: int, eta: float
+    pi: np.ndarray,
+    log_ratio: np.ndarray,
+    player_id: np.ndarray,
+    valid: np.ndarray,
+    player: int,
+    eta: float | np.ndarray,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Eq. (6) as OpenSpiel applies it, for ``player``'s returns.
 
-    ``log_ratio`` = log(pi / pi_reg) per action (T, B, A). Returns
+    ``log_ratio`` = log(pi / pi_reg) per action (T, B, A); ``eta`` a float or one per column. Returns
     - ``reg_reward`` (T, B): the expected transformation term of each step, -eta * KL(pi || pi_reg)
       at ``player``'s own decisions and +eta * KL at the opponent's (the game stays zero-sum);
     - ``reg_q`` (T, B, A): -eta * log_ratio(a) at own decisions (+ at the opponent's), the per-action
       term added to the action values that NeuRD follows.
     """
-    sign = np.where(player_id == player, 1.0, -1.0) * valid
+    sign = np.where(player_id == player, 1.0, -1.0) * valid * eta  # eta: a float or per column (1, B)
     kl = np.sum(pi * log_ratio, axis=-1)
-    return -eta * kl * sign, -eta * log_ratio * sign[..., None]
+    return -kl * sign, -log_ratio * sign[..., None]
 
 
 def v_trace(

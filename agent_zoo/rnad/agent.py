@@ -1,0 +1,71 @@
+"""A trained R-NaD policy as a zoo ``Agent``: numpy only, saved as one ``.npz`` file.
+
+The file holds the network's layer arrays (``w0, b0, w1, b1, ...``; the last layer's outputs are the
+logits, then the value) and a small JSON header. Loading needs no torch.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+
+from agent_zoo.agent import Agent, Observation, legal_actions, sample_from
+from agent_zoo.rnad.network import numpy_forward, numpy_policy
+
+FORMAT = "rnad-policy-v1"
+
+
+class RNaDAgent(Agent):
+    """Plays the soft-max policy of an R-NaD network over the legal actions of each observation."""
+
+    name = "rnad"
+
+    def __init__(
+        self, layers: Sequence[tuple[np.ndarray, np.ndarray]], num_actions: int, activate_final: bool, info: dict | None = None
+    ) -> None:
+        self.layers = [(np.asarray(w, dtype=np.float32), np.asarray(b, dtype=np.float32)) for w, b in layers]
+        self.num_actions = int(num_actions)
+        if self.layers[-1][0].shape[1] != self.num_actions + 1:
+            raise ValueError(f"last layer has {self.layers[-1][0].shape[1]} outputs; expected num_actions + 1 = {num_actions + 1}")
+        self.activate_final = bool(activate_final)
+        self.info = dict(info or {})
+        self.obs_dim = self.layers[0][0].shape[0]
+
+    def policy(self, obs: np.ndarray, legal: np.ndarray) -> np.ndarray:
+        """Action probabilities for a batch (N, D) or one observation vector."""
+        obs = np.asarray(obs, dtype=np.float32)
+        if obs.shape[-1] != self.obs_dim:
+            raise ValueError(f"observation has {obs.shape[-1]} features; this policy was trained on {self.obs_dim}")
+        out = numpy_forward(self.layers, obs, self.activate_final)
+        return numpy_policy(out[..., : self.num_actions].astype(np.float64), legal)
+
+    def action_probabilities(self, observation: Observation) -> np.ndarray:
+        legal_actions(observation)  # raises if the agent is not to act
+        return self.policy(np.ravel(observation["observation"]), np.asarray(observation["action_mask"]))
+
+    def act(self, observation: Observation, rng: np.random.Generator) -> int:
+        return sample_from(self.action_probabilities(observation), rng)
+
+    def save(self, path: str | Path) -> Path:
+        path = Path(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        header = {"format": FORMAT, "num_actions": self.num_actions, "activate_final": self.activate_final, "info": self.info}
+        arrays = {}
+        for i, (w, b) in enumerate(self.layers):
+            arrays[f"w{i}"], arrays[f"b{i}"] = w, b
+        with open(path, "wb") as f:  # a file object keeps numpy from appending ".npz"
+            np.savez(f, header=np.array(json.dumps(header)), **arrays)
+        return path
+
+    @classmethod
+    def load(cls, path: str | Path) -> RNaDAgent:
+        with np.load(Path(path), allow_pickle=False) as data:
+            header = json.loads(str(data["header"]))
+            if header.get("format") != FORMAT:
+                raise ValueError(f"{path} is not an R-NaD policy file (format {header.get('format')!r}, expected {FORMAT!r})")
+            n = sum(1 for k in data.files if k.startswith("w"))
+            layers = [(data[f"w{i}"], data[f"b{i}"]) for i in range(n)]
+        return cls(layers, header["num_actions"], header["activate_final"], header.get("info"))

@@ -1,0 +1,271 @@
+"""Training runs with exact-exploitability logs, and the paper's figures as sets of runs.
+
+A *group* is a list of runs (name, config, seed) trained together by one ``RNaDSolver`` (one
+process). It writes ``<out>/<group>.csv`` (exploitability of every run's regularisation and target
+policies every ``eval_every`` steps), a checkpoint ``<out>/<group>.pt`` every ``checkpoint_every``
+steps, and on completion ``<out>/<group>.done.json`` plus each run's final policy
+``<out>/<run>.npz``. A finished group is never redone; an interrupted one resumes from its
+checkpoint (the result is the same as an uninterrupted run: all randomness is in the checkpoint).
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+
+from agent_zoo.rnad.agent import RNaDAgent
+from agent_zoo.rnad.config import RNaDConfig, variant_config
+from agent_zoo.rnad.evaluate import ExactEvaluator
+from agent_zoo.rnad.learner import RNaDSolver
+
+SEEDS = (0, 1, 2)
+CSV_FIELDS = ("step", "run", "variant", "seed", "exploitability", "nash_conv", "target_exploitability", "seconds")
+
+
+@dataclass(frozen=True)
+class RunSpec:
+    """One training run: ``variant`` names the curve it belongs to."""
+
+    variant: str
+    config: RNaDConfig
+    seed: int
+
+    @property
+    def name(self) -> str:
+        return f"{self.variant}_seed{self.seed}"
+
+
+def make_leduc_env() -> Any:
+    """The Leduc environment as users get it (PettingZoo classic wrappers included)."""
+    from poker_envs import leduc_holdem_v0
+
+    return leduc_holdem_v0.env()
+
+
+def figure_variants(figure: int, **overrides: Any) -> dict[str, RNaDConfig]:
+    """The curves of the paper's figure ``figure`` (1, 3, 4 or 5) as configs."""
+    if figure == 1:  # R-NaD for several eta; eta = 0 is NeuRD without reward transformation
+        return {f"rnad-eta{eta:g}": variant_config("rnad", eta=eta, **overrides) for eta in (0.0, 0.05, 0.2, 0.5)}
+    if figure == 3:  # baseline vs two-stage averaging by AM or EMA
+        return {v: variant_config(v, **overrides) for v in ("rnad", "two-stage-am", "two-stage-ema")}
+    if figure == 4:  # second-stage EMA rate, and the section 5.3 schedule
+        return {
+            "two-stage-ema-g0.01": variant_config("two-stage-ema", reg_gamma=0.01, **overrides),
+            "two-stage-ema-g0.001": variant_config("two-stage-ema", reg_gamma=0.001, **overrides),
+            "two-stage-ema-schedule": variant_config("two-stage-ema", reg_gamma_schedule=True, **overrides),
+        }
+    if figure == 5:  # changing R-NaD's own averaging instead
+        return {
+            "rnad": variant_config("rnad", **overrides),
+            "rnad-g0.0001": variant_config("rnad", target_gamma=0.0001, **overrides),
+            "rnad-target-am": variant_config("rnad", target_averaging="am", **overrides),
+        }
+    raise ValueError(f"figure must be one of 1, 3, 4, 5 (figure 2's distribution averaging is not implemented), got {figure}")
+
+
+def _write_csv(path: Path, rows: list[dict[str, Any]]) -> None:
+    tmp = path.with_suffix(".csv.tmp")
+    with open(tmp, "w", newline="") as f:
+        writer = csv.DictWriter(f, fieldnames=CSV_FIELDS)
+        writer.writeheader()
+        writer.writerows(rows)
+    os.replace(tmp, path)
+
+
+def train_group(
+    group: str,
+    runs: Sequence[RunSpec],
+    steps: int,
+    out_dir: str | Path,
+    eval_every: int = 500,
+    checkpoint_every: int = 5000,
+    make_env: Callable[[], Any] = make_leduc_env,
+    progress: bool = True,
+    position: int = 0,
+) -> dict[str, Any]:
+    """Train ``runs`` together for ``steps`` learner steps (resuming if a checkpoint exists)."""
+    if steps < 1 or eval_every < 1 or checkpoint_every < 1:
+        raise ValueError(f"steps, eval_every and checkpoint_every must be >= 1, got {steps}, {eval_every}, {checkpoint_every}")
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    done_path, ckpt_path, csv_path = out / f"{group}.done.json", out / f"{group}.pt", out / f"{group}.csv"
+    if done_path.exists():
+        done = json.loads(done_path.read_text())
+        if done["steps"] == steps:
+            return done
+        raise ValueError(f"{done_path} holds a finished run of {done['steps']} steps, not {steps}: use another --out")
+    solver = RNaDSolver(make_env, [r.config for r in runs], [r.seed for r in runs])
+    evaluator = ExactEvaluator.for_env(solver.envs[0])
+    rows: list[dict[str, Any]] = []
+    seconds = 0.0
+    if ckpt_path.exists():
+        state = torch.load(ckpt_path, weights_only=False)
+        if state["steps"] != steps:
+            raise ValueError(f"{ckpt_path} belongs to a {state['steps']}-step run, not {steps}: use another --out")
+        solver.load_state_dict(state["solver"])
+        rows, seconds = state["rows"], state["seconds"]
+
+    def evaluate() -> None:
+        reg = evaluator.many(solver.policies("reg", evaluator.obs, evaluator.legal))
+        tgt = evaluator.many(solver.policies("target", evaluator.obs, evaluator.legal))
+        for run, r, t in zip(runs, reg, tgt, strict=True):
+            rows.append({
+                "step": solver.learner_steps, "run": run.name, "variant": run.variant, "seed": run.seed,
+                "exploitability": r.exploitability, "nash_conv": r.nash_conv,
+                "target_exploitability": t.exploitability, "seconds": round(seconds, 3),
+            })  # fmt: skip
+
+    def checkpoint() -> None:
+        tmp = ckpt_path.with_suffix(".pt.tmp")
+        torch.save({"steps": steps, "solver": solver.state_dict(), "rows": rows, "seconds": seconds}, tmp)
+        os.replace(tmp, ckpt_path)
+        _write_csv(csv_path, rows)
+
+    bar = None
+    if progress:
+        from tqdm import tqdm
+
+        bar = tqdm(total=steps, initial=solver.learner_steps, desc=group, position=position, leave=True, mininterval=2.0)
+    if solver.learner_steps == 0:
+        evaluate()
+    start = time.perf_counter() - seconds
+    while solver.learner_steps < steps:
+        solver.step()
+        seconds = time.perf_counter() - start
+        if solver.learner_steps % eval_every == 0 or solver.learner_steps == steps:
+            evaluate()
+        if solver.learner_steps % checkpoint_every == 0 and solver.learner_steps < steps:
+            checkpoint()
+        if bar is not None and solver.learner_steps % 100 == 0:
+            bar.update(solver.learner_steps - bar.n)
+    if bar is not None:
+        bar.update(solver.learner_steps - bar.n)
+        bar.close()
+    _write_csv(csv_path, rows)
+    final = {}
+    for r, run in enumerate(runs):
+        res = [row for row in rows if row["run"] == run.name][-1]
+        final[run.name] = {"exploitability": res["exploitability"], "nash_conv": res["nash_conv"]}
+        info = {"variant": run.variant, "seed": run.seed, "steps": steps, "config": run.config.to_dict(), **final[run.name]}
+        RNaDAgent(solver.net_arrays("reg", r), solver.num_actions, run.config.torso_activate_final, info).save(
+            out / f"{run.name}.npz"
+        )
+    done = {"group": group, "steps": steps, "seconds": seconds, "runs": [r.name for r in runs], "final": final}
+    done_path.write_text(json.dumps(done, indent=1))
+    ckpt_path.unlink(missing_ok=True)
+    return done
+
+
+def split_groups(runs: Sequence[RunSpec], jobs: int) -> list[list[RunSpec]]:
+    """Deal runs round-robin into ``jobs`` groups (one process each)."""
+    jobs = max(1, min(jobs, len(runs)))
+    return [list(runs[i::jobs]) for i in range(jobs)]
+
+
+def _group_worker(args: tuple) -> dict[str, Any]:
+    group, runs, steps, out, eval_every, checkpoint_every, position, threads = args
+    torch.set_num_threads(threads)
+    return train_group(group, runs, steps, out, eval_every, checkpoint_every, position=position)
+
+
+def run_figure(
+    figure: int, steps: int, out_dir: str | Path, jobs: int = 1, eval_every: int = 500,
+    checkpoint_every: int = 5000, seeds: Sequence[int] = SEEDS, **overrides: Any,
+) -> dict[str, Any]:  # fmt: skip
+    """All runs of a figure (variants x seeds) in ``jobs`` processes, then its CSV summary and PNG."""
+    variants = figure_variants(figure, **overrides)
+    runs = [RunSpec(v, cfg, s) for v, cfg in variants.items() for s in seeds]
+    out = Path(out_dir)
+    groups = split_groups(runs, jobs)
+    tasks = [(f"fig{figure}_part{i}of{len(groups)}", g, steps, out, eval_every, checkpoint_every, i, 1) for i, g in enumerate(groups)]
+    start = time.perf_counter()
+    if len(tasks) == 1:
+        results = [_group_worker(tasks[0])]
+    else:
+        import multiprocessing as mp
+        from concurrent.futures import ProcessPoolExecutor
+
+        with ProcessPoolExecutor(len(tasks), mp_context=mp.get_context("spawn")) as pool:
+            results = list(pool.map(_group_worker, tasks))
+    wall = time.perf_counter() - start
+    rows = []
+    for task in tasks:
+        with open(out / f"{task[0]}.csv", newline="") as f:
+            rows.extend(csv.DictReader(f))
+    summary = summarize(rows, list(variants), steps)
+    summary.update({"figure": figure, "steps": steps, "wall_seconds_this_call": wall,
+                    "group_seconds": {r["group"]: r["seconds"] for r in results}})  # fmt: skip
+    (out / f"fig{figure}_summary.json").write_text(json.dumps(summary, indent=1))
+    plot_figure(rows, list(variants), out / f"fig{figure}.png", f"Figure {figure} (Leduc, {steps} steps, seeds {list(seeds)})")
+    return summary
+
+
+def summarize(rows: Sequence[dict[str, Any]], variants: Sequence[str], steps: int) -> dict[str, Any]:
+    """Per variant and seed: final exploitability and its std over the last fifth of training."""
+    out: dict[str, Any] = {"variants": {}}
+    for v in variants:
+        per_seed = {}
+        for seed in sorted({int(r["seed"]) for r in rows if r["variant"] == v}):
+            mine = sorted((int(r["step"]), float(r["exploitability"])) for r in rows if r["variant"] == v and int(r["seed"]) == seed)
+            last = [e for s, e in mine if s >= 0.8 * steps]
+            per_seed[seed] = {"final": mine[-1][1], "last_fifth_std": float(np.std(last)), "last_fifth_mean": float(np.mean(last))}
+        finals = [d["final"] for d in per_seed.values()]
+        stds = [d["last_fifth_std"] for d in per_seed.values()]
+        out["variants"][v] = {"seeds": per_seed, "final_mean": float(np.mean(finals)), "last_fifth_std_mean": float(np.mean(stds))}
+    return out
+
+
+def plot_figure(rows: Sequence[dict[str, Any]], variants: Sequence[str], path: Path, title: str) -> None:
+    """Mean over seeds with the min-max band, per variant (matplotlib, imported here only)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(7, 4.2))
+    for v in variants:
+        seeds = sorted({int(r["seed"]) for r in rows if r["variant"] == v})
+        curves = []
+        for s in seeds:
+            mine = sorted((int(r["step"]), float(r["exploitability"])) for r in rows if r["variant"] == v and int(r["seed"]) == s)
+            curves.append(mine)
+        n = min(len(c) for c in curves)
+        x = np.array([p[0] for p in curves[0][:n]])
+        y = np.array([[p[1] for p in c[:n]] for c in curves])
+        (line,) = ax.plot(x, y.mean(0), label=v, lw=1.3)
+        ax.fill_between(x, y.min(0), y.max(0), color=line.get_color(), alpha=0.2, lw=0)
+    ax.set_xlabel("learner steps T")
+    ax.set_ylabel("exploitability (NashConv / 2, chips)")
+    ax.set_yscale("log")
+    ax.set_title(title)
+    ax.grid(alpha=0.3, which="both")
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+
+
+def train_one(
+    variant: str, steps: int, seed: int, out_dir: str | Path | None, eval_every: int = 500, progress: bool = True, **overrides: Any
+) -> dict[str, Any]:
+    """The CLI's ``train``: one run; returns final exploitability, nash_conv and seconds."""
+    run = RunSpec(variant, variant_config(variant, **overrides), seed)
+    if out_dir is None:
+        import tempfile
+
+        with tempfile.TemporaryDirectory() as tmp:
+            done = train_group(run.name, [run], steps, tmp, eval_every, checkpoint_every=10**12, progress=progress)
+    else:
+        done = train_group(run.name, [run], steps, out_dir, eval_every, checkpoint_every=5000, progress=progress)
+    res = done["final"][run.name]
+    return {"variant": variant, "seed": seed, "steps": steps, "exploitability": res["exploitability"],
+            "nash_conv": res["nash_conv"], "seconds": done["seconds"]}  # fmt: skip
