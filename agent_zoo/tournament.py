@@ -172,12 +172,18 @@ class TournamentResult:
         return sorted(rows, key=lambda r: -r[1])
 
     def table(self) -> str:
-        """The results matrix, the ranking and the style statistics as text."""
-        width = max(12, *(len(a) + 1 for a in self.agents))
-        lines = [f"{self.game}: mean {self.unit} per hand of the row agent against the column agent (+/- 95% CI), {self.hands} hands per match"]
-        lines.append(" " * width + "".join(f"{a:>{width + 8}}" for a in self.agents))
-        for i, a in enumerate(self.agents):
-            cells = ["-".rjust(width + 8) if i == j else f"{self.mean[i, j]:+.3f}±{self.ci95[i, j]:.3f}".rjust(width + 8) for j in range(len(self.agents))]
+        """The results matrix, the ranking and the style statistics as text (paths shortened to file names)."""
+        labels = [short_label(a, 28) for a in self.agents]
+        short = dict(zip(self.agents, labels, strict=True))
+        width = max(12, *(len(a) + 1 for a in labels))
+        cell = 16
+        lines = [f"{self.game}: mean {self.unit} per hand of the row agent against the column agent (±95% CI), {self.hands} hands per match"]
+        lines.append(" " * width + "".join(f"{a:>{max(cell, len(a) + 2)}}" for a in labels))
+        for i, a in enumerate(labels):
+            cells = [
+                ("-" if i == j else f"{self.mean[i, j]:+.3f}±{self.ci95[i, j]:.3f}").rjust(max(cell, len(labels[j]) + 2))
+                for j in range(len(labels))
+            ]
             lines.append(f"{a:<{width}}" + "".join(cells))
         lines.append("")
         lines.append(f"{'rank':<5}{'agent':<{width}}{self.unit + '/hand':>12}{'±95%':>9}{'VPIP%':>8}{'PFR%':>7}{'AF':>7}{'FtB%':>7}")
@@ -185,9 +191,10 @@ class TournamentResult:
             s = self.style.get(name, {})
             fmt = lambda v, f: "n/a" if v is None else format(v, f)  # noqa: E731
             lines.append(
-                f"{rank:<5}{name:<{width}}{mean:>+12.3f}{ci:>9.3f}{fmt(s.get('vpip'), '.1f'):>8}{fmt(s.get('pfr'), '.1f'):>7}"
+                f"{rank:<5}{short[name]:<{width}}{mean:>+12.3f}{ci:>9.3f}{fmt(s.get('vpip'), '.1f'):>8}{fmt(s.get('pfr'), '.1f'):>7}"
                 f"{fmt(s.get('af'), '.2f'):>7}{fmt(s.get('fold_to_bet'), '.1f'):>7}"
             )
+        lines.append("(VPIP: voluntarily put chips in pre-flop; PFR: pre-flop raise; AF: (bets+raises)/calls; FtB: fold to a bet)")
         return "\n".join(lines)
 
     def to_dict(self) -> dict[str, Any]:

@@ -1,0 +1,157 @@
+"""The zoo showcase (the README's first command): a short tournament of the zoo's agents on every game.
+
+    python -m agent_zoo.showcase [--hands 1000] [--seed 0] [--workers 2] [--out out/showcase]
+
+Everything it needs is made on the spot: Kuhn and Leduc are solved with CFR+ in about a second and
+the policies saved under ``--out``; push/fold and the threshold game are solved exactly when their
+agents are built. Agents whose optional parts are missing (a CNN checkpoint, torch) are listed as
+skipped with the reason, never silently dropped. It ends with the result tables and the PNG paths.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from agent_zoo.registry import make_agent
+from agent_zoo.tournament import TournamentResult, build_env, run_tournament
+
+
+WEAK_CFR_ITERATIONS = 3  # a barely trained CFR+ policy, to show the ranking separate strong from weak
+
+
+@dataclass(frozen=True)
+class Lineup:
+    """The agents tried on one game and how many hands each match gets (relative to ``--hands``)."""
+
+    game: str
+    candidates: tuple[str, ...]
+    hands_factor: float = 1.0
+    env_config: tuple[tuple[str, object], ...] = ()
+
+
+def solve_cfr_policy(game: str, out: Path, iterations: int) -> tuple[Path, float]:
+    """CFR+ on ``game`` (kuhn / leduc), average policy saved as ``out/<game>_cfr+<iterations>.npz``; returns (path, exploitability)."""
+    from agent_zoo.cfr.__main__ import game_and_encoder
+    from agent_zoo.cfr.policy_io import save_policy
+    from agent_zoo.cfr.solvers import make_solver
+    from agent_zoo.cfr.tree import GameTree
+
+    rules, encoder = game_and_encoder(game)
+    tree = GameTree.build(rules)
+    solver = make_solver(tree, "cfr+")
+    solver.iterate(iterations)
+    expl = float(solver.exploitability().exploitability)
+    path = out / f"{game}_cfr+{iterations}.npz"
+    save_policy(path, tree, solver.average_policy(), encoder, meta={"algo": "cfr+", "iterations": iterations, "exploitability": expl})
+    return path, expl
+
+
+def lineups(policies: dict[str, Path]) -> list[Lineup]:
+    return [
+        Lineup("kuhn", ("random", f"cfr:{policies['kuhn_weak']}", f"cfr:{policies['kuhn']}")),
+        Lineup("leduc", ("random", "heuristic", f"cfr:{policies['leduc_weak']}", f"cfr:{policies['leduc']}")),
+        Lineup("push_fold", ("random", "heuristic", "push_fold"), env_config=(("stack_bb", 10.0),)),
+        Lineup("threshold", ("random", "threshold"), env_config=(("alpha", 2.0),)),
+        Lineup("limit", ("random", "heuristic"), hands_factor=0.5),
+        Lineup("nolimit", ("random", "heuristic"), hands_factor=0.5),
+    ]
+
+
+def available(game: str, candidates: Sequence[str], env_config: dict) -> tuple[list[str], list[str]]:
+    """(agents that build for this game, 'agent: reason' for those that do not)."""
+    env = build_env(game, env_config)
+    ok, skipped = [], []
+    for spec in candidates:
+        try:
+            make_agent(spec, env)
+            ok.append(spec)
+        except (ValueError, TypeError, ImportError) as exc:
+            skipped.append(f"{spec}: {exc}")
+    return ok, skipped
+
+
+def push_fold_chart(out: Path, stack_bb: float = 10.0, ante_bb: float = 0.0) -> tuple[str, Path]:
+    """Nash push/fold chart for one stack as text and PNG (from the push/fold solver)."""
+    from agent_zoo.push_fold.chart import chart_text, save_chart_png
+    from agent_zoo.push_fold.solver import solve_push_fold
+
+    result = solve_push_fold(stack_bb=stack_bb, ante_bb=ante_bb)
+    path = out / f"push_fold_{stack_bb:g}bb.png"
+    save_chart_png(result, path)
+    return chart_text(result), path
+
+
+def main(argv: Sequence[str] | None = None) -> dict[str, TournamentResult]:
+    parser = argparse.ArgumentParser(prog="python -m agent_zoo.showcase", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--hands", type=int, default=2000, help="hands per match on the small games (hold'em gets half)")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--workers", type=int, default=2, help="processes for the tournaments")
+    parser.add_argument("--cfr-iterations", type=int, default=1000)
+    parser.add_argument("--out", default="out/showcase", help="folder for policies, CSV and PNG files")
+    parser.add_argument("--games", nargs="*", help="only these games (default: all)")
+    parser.add_argument("--no-progress", action="store_true")
+    args = parser.parse_args(argv)
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    start = time.perf_counter()
+
+    policies = {}
+    for game in ("kuhn", "leduc"):
+        for iterations, key in ((args.cfr_iterations, game), (WEAK_CFR_ITERATIONS, f"{game}_weak")):
+            policies[key], expl = solve_cfr_policy(game, out, iterations)
+            print(f"solved {game} with CFR+ ({iterations} iterations): exploitability {expl:.2e} chips/game (NashConv/2) -> {policies[key]}")
+
+    results: dict[str, TournamentResult] = {}
+    notes: list[str] = []
+    pngs: list[Path] = []
+    for lineup in lineups(policies):
+        if args.games and lineup.game not in args.games:
+            continue
+        config = dict(lineup.env_config)
+        try:
+            agents, skipped = available(lineup.game, lineup.candidates, config)
+        except (ImportError, ValueError) as exc:
+            notes.append(f"{lineup.game}: game skipped ({exc})")
+            continue
+        notes += [f"{lineup.game}: skipped {s}" for s in skipped]
+        if len(agents) < 2:
+            notes.append(f"{lineup.game}: fewer than two agents available, no tournament")
+            continue
+        hands = max(2, int(args.hands * lineup.hands_factor) // 2 * 2)
+        print(f"\n== {lineup.game}: {', '.join(agents)}; {hands} hands per match")
+        result = run_tournament(
+            lineup.game, agents, hands=hands, seed=args.seed, workers=args.workers, env_config=config,
+            progress=not args.no_progress,
+        )
+        results[lineup.game] = result
+        png = out / f"tournament_{lineup.game}.png"
+        result.write_png(str(png))
+        result.write_csv(str(out / f"tournament_{lineup.game}.csv"))
+        pngs.append(png)
+
+    chart = None
+    if not args.games or "push_fold" in args.games:
+        try:
+            chart, chart_png = push_fold_chart(out)
+            pngs.append(chart_png)
+        except ImportError as exc:
+            notes.append(f"push/fold chart skipped: the solver is not available ({exc})")
+
+    print("\n" + "=" * 100)
+    for game, result in results.items():
+        print("\n" + result.table())
+    if chart:
+        print("\nHeads-up Nash push/fold at 10 big blinds, no ante:\n" + chart)
+    if notes:
+        print("\nNotes:\n  " + "\n  ".join(notes))
+    print("\nPNG files:\n  " + "\n  ".join(str(p) for p in pngs))
+    print(f"\nshowcase finished in {time.perf_counter() - start:.0f} s")
+    return results
+
+
+if __name__ == "__main__":
+    main()
