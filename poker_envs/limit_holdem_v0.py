@@ -20,7 +20,7 @@ from poker_envs.encoders.base import EncoderSpec
 
 
 class raw_env(HoldemAECEnv):
-    metadata = {"name": "limit_holdem_v0", "render_modes": ["ansi", "human"], "is_parallelizable": True}
+    metadata = {"name": "limit_holdem_v0", "render_modes": ["ansi", "human"], "is_parallelizable": False}  # turn-based: aec_to_parallel cannot convert it
 
     def __init__(
         self,
