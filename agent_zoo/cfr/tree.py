@@ -84,8 +84,12 @@ class GameTree:
         mask = self.legal_mask.astype(np.float64)
         return mask / mask.sum(axis=1, keepdims=True)
 
-    def check_policy(self, policy: np.ndarray, name: str = "policy") -> np.ndarray:
-        """Validate a (I, A) policy: right shape, non-negative, zero on illegal actions, rows summing to 1."""
+    def check_policy(self, policy: np.ndarray, name: str = "policy", tolerance: float = 1e-6) -> np.ndarray:
+        """Validate a (I, A) policy: right shape, non-negative, zero on illegal actions, rows summing to 1.
+
+        Rows summing to within ``tolerance`` of 1 (float32 softmax outputs) are returned divided by
+        their sum, in float64; anything further off is an error.
+        """
         policy = np.asarray(policy, dtype=np.float64)
         if policy.shape != self.legal_mask.shape:
             raise ValueError(f"{name} has shape {policy.shape}; {self.game_name} needs {self.legal_mask.shape}")
@@ -93,12 +97,12 @@ class GameTree:
             raise ValueError(f"{name} has negative or non-finite probabilities")
         if np.any(policy[~self.legal_mask] > 0):
             raise ValueError(f"{name} puts probability on illegal actions")
-        error = np.abs(policy.sum(axis=1) - 1.0)
-        if error.max(initial=0.0) > 1e-9:
+        sums = policy.sum(axis=1, keepdims=True)
+        error = np.abs(sums[:, 0] - 1.0)
+        if error.max(initial=0.0) > tolerance:
             bad = int(np.argmax(error))
-            sums = policy.sum(axis=1)
-            raise ValueError(f"{name} row {bad} ({self.infoset_keys[bad]!r}) sums to {sums[bad]}, not 1")
-        return policy
+            raise ValueError(f"{name} row {bad} ({self.infoset_keys[bad]!r}) sums to {sums[bad, 0]}, not 1")
+        return policy / sums
 
     def split(self, policy: np.ndarray) -> list[np.ndarray]:
         """A global (I, A) array cut into each player's local (I_p, A) rows."""
