@@ -41,6 +41,9 @@ class HoldemDefaultEncoder(Encoder):
         high[self._seats : self._tail].reshape(n, 5)[:, :3] = total
         high[self._tail : self._tail + 4] = total
         self.observation_space = spaces.Box(0.0, high, dtype=np.float32)
+        self._zeros = np.zeros(self.size, dtype=np.float32)
+        self._inv = 1.0 / self._bb
+        self._orders = [[(p + k) % n for k in range(n)] for p in range(n)]  # observer first, clockwise
 
     def unsupported_reason(self, game: Game) -> str | None:
         from poker_envs.games.holdem import HoldemGame
@@ -53,33 +56,30 @@ class HoldemDefaultEncoder(Encoder):
         n = self._n
         if not 0 <= player < n:
             raise ValueError(f"player {player} is not a seat of this game (0..{n - 1})")
-        obs = np.zeros(self.size, dtype=np.float32)
-        hot = [c for c in state.hole[player]]
-        hot.extend(52 + c for c in state.board)
-        hot.append(104 + state.street)
-        hot.append(self._pos + (player - state.button) % n)
-        obs[hot] = 1.0
-        inv = 1.0 / self._bb
+        obs = self._zeros.copy()
+        for c in state.hole[player]:
+            obs[c] = 1.0
+        for c in state.board:
+            obs[52 + c] = 1.0
+        obs[104 + state.street] = 1.0
+        obs[self._pos + (player - state.button) % n] = 1.0
+        inv = self._inv
         stacks, bets, contributed, folded = state.stacks, state.bets, state.contributed, state.folded
-        seats = []
-        for k in range(n):
-            s = (player + k) % n
-            seats += (
+        values = [
+            x
+            for s in self._orders[player]
+            for x in (
                 stacks[s] * inv,
                 bets[s] * inv,
                 contributed[s] * inv,
                 1.0 if folded[s] else 0.0,
                 1.0 if stacks[s] == 0 and not folded[s] else 0.0,
             )
-        obs[self._seats : self._tail] = seats
+        ]
         rr = state.legal_raise_range() if state.current_player() == player else None
-        live = n - sum(folded)
-        obs[self._tail :] = (
-            sum(contributed) * inv,
-            state.to_call(player) * inv,
-            rr[0] * inv if rr else 0.0,
-            rr[1] * inv if rr else 0.0,
-            1.0 if rr else 0.0,
-            live / n,
-        )
+        if rr is None:
+            values += (sum(contributed) * inv, state.to_call(player) * inv, 0.0, 0.0, 0.0, (n - sum(folded)) / n)
+        else:
+            values += (sum(contributed) * inv, state.to_call(player) * inv, rr[0] * inv, rr[1] * inv, 1.0, (n - sum(folded)) / n)
+        obs[self._seats :] = values
         return obs

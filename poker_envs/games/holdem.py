@@ -138,6 +138,8 @@ class HoldemGame(Game):
         self.name = f"{config.betting}_holdem"
         n = config.num_players
         max_stack = max(config.starting_stacks)
+        self.fractions = config.fractions  # pot fractions of the raise ids (read on every legal_actions call)
+        self.chips_sizing = config.bet_sizing == "chips"
         if config.betting == "limit":
             self.num_distinct_actions = 3
             raises = config.max_raises_per_round + n
@@ -323,7 +325,7 @@ class HoldemState(GameState):
         pot_after_call = sum(self.contributed) + owe
         out: list[tuple[int, int]] = []
         last = -1
-        for k, f in enumerate(self.config.fractions):
+        for k, f in enumerate(self.game.fractions):
             to = max(low, int(self._max_bet + f * pot_after_call + 0.5))
             if to >= high:
                 break
@@ -350,13 +352,28 @@ class HoldemState(GameState):
                 low, high = rng
                 if self._limit:
                     legal.append(2)
-                elif self.config.bet_sizing == "chips":
+                elif self.game.chips_sizing:
                     legal.extend(range(low + 1, high + 2))
                 else:
                     legal.extend(a for a, _ in self._fraction_amounts(low, high))
-                    legal.append(2 + len(self.config.fractions))
+                    legal.append(2 + len(self.game.fractions))
         self._legal = legal
         return legal[:]
+
+    def legal_actions_mask(self, num_actions: int) -> np.ndarray:
+        mask = np.zeros(num_actions, dtype=np.int8)
+        legal = self._legal if self._legal is not None else self.legal_actions()
+        if self.game.chips_sizing and self._player >= 0:
+            k = 0
+            while k < len(legal) and legal[k] < 2:  # fold, check/call
+                mask[legal[k]] = 1
+                k += 1
+            if k < len(legal):
+                mask[legal[k] : legal[-1] + 1] = 1  # the raise ids form one contiguous range
+        else:
+            for a in legal:
+                mask[a] = 1
+        return mask
 
     def action_to_chips(self, action: int) -> tuple[int, int]:
         """(kind, raise-to or 0) of discrete ``action`` for the player to act; ValueError if illegal."""
@@ -378,12 +395,12 @@ class HoldemState(GameState):
         if self._limit:
             if action == 2:
                 return kind, low
-        elif self.config.bet_sizing == "chips":
+        elif self.game.chips_sizing:
             to = int(action) - 1
             if low <= to <= high:
                 return kind, to
         else:
-            if action == 2 + len(self.config.fractions):
+            if action == 2 + len(self.game.fractions):
                 return kind, high
             for a, to in self._fraction_amounts(low, high):
                 if a == action:
