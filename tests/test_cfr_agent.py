@@ -142,3 +142,14 @@ def test_cli_rejects_bad_arguments() -> None:
         cli_main(["--game", "kuhn", "--iterations", "0"])
     with pytest.raises(SystemExit):
         cli_main(["--game", "kuhn", "--iterations", "3", "--target-exploitability", "1e-3"])
+
+
+def test_cli_mccfr_is_seeded_and_resumable(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    ck = tmp_path / "mc.npz"
+    base = ["--game", "kuhn", "--algo", "mccfr", "--seed", "3", "--json"]
+    cli_main([*base, "--iterations", "400", "--checkpoint", str(ck)])
+    cli_main([*base, "--iterations", "1000", "--checkpoint", str(ck)])
+    resumed = json.loads(capsys.readouterr().out.splitlines()[-1])
+    cli_main([*base, "--iterations", "1000"])
+    straight = json.loads(capsys.readouterr().out)
+    assert resumed["nash_conv"] == straight["nash_conv"] and straight["exploitability"] < 0.05

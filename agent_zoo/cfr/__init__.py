@@ -11,6 +11,8 @@ from agent_zoo.cfr.best_response import (
     expected_values,
     exploitability,
 )
+from agent_zoo.cfr.mccfr import ExternalSamplingMCCFR, MCCFRConfig
+from agent_zoo.cfr.policy_io import TabularPolicy, infoset_observations, load_policy, save_policy
 from agent_zoo.cfr.solvers import ALGORITHMS, CFR, CFR_PLUS, DCFR, CFRConfig, CFRSolver, make_solver
 from agent_zoo.cfr.tree import GameTree
 
@@ -22,6 +24,12 @@ __all__ = [
     "CFRConfig",
     "CFRSolver",
     "ExploitabilityResult",
+    "ExternalSamplingMCCFR",
+    "MCCFRConfig",
+    "TabularPolicy",
+    "infoset_observations",
+    "load_policy",
+    "save_policy",
     "GameTree",
     "best_response_policy",
     "best_response_values",

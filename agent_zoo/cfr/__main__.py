@@ -2,6 +2,7 @@
 
     python -m agent_zoo.cfr --game leduc --algo cfr+ --target-exploitability 1e-4 --json
     python -m agent_zoo.cfr --game kuhn --algo dcfr --iterations 1000 --save kuhn.npz
+    python -m agent_zoo.cfr --game kuhn --algo mccfr --seed 0 --iterations 20000
 
 Printed figures (chips per game, of the average policy):
   exploitability  OpenSpiel's definition: NashConv / number of players
@@ -23,7 +24,9 @@ from typing import Any
 import numpy as np
 
 from agent_zoo.cfr.policy_io import save_policy
-from agent_zoo.cfr.solvers import ALGORITHMS, CFRSolver, make_solver
+from agent_zoo.cfr.best_response import ExploitabilityResult, exploitability
+from agent_zoo.cfr.mccfr import ExternalSamplingMCCFR
+from agent_zoo.cfr.solvers import ALGORITHMS, make_solver
 from agent_zoo.cfr.tree import GameTree
 from poker_envs.encoders.base import Encoder
 from poker_envs.games.base import Game
@@ -64,16 +67,75 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p = argparse.ArgumentParser(prog="python -m agent_zoo.cfr", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--game", choices=["kuhn", "leduc"], required=True)
-    p.add_argument("--algo", choices=sorted(ALGORITHMS), default="cfr+")
+    p.add_argument("--algo", choices=[*sorted(ALGORITHMS), "mccfr"], default="cfr+",
+                   help="full-width cfr / cfr+ / dcfr, or external-sampling mccfr (judged exactly on the tree)")
+    p.add_argument("--seed", type=int, default=0, help="seed of mccfr's sampling")
     stop = p.add_mutually_exclusive_group(required=True)
     stop.add_argument("--target-exploitability", type=positive_float, help="stop once exploitability (NashConv/n) is below this")
     stop.add_argument("--iterations", type=positive_int, help="run exactly this many iterations (in total, with --checkpoint)")
     p.add_argument("--max-iterations", type=positive_int, default=1_000_000, help="give up on a target after this many")
-    p.add_argument("--eval-every", type=positive_int, default=1, help="iterations between exploitability checks (target mode)")
+    p.add_argument("--eval-every", type=positive_int, help="iterations between exploitability checks with a target "
+                   "(default 1; 1000 for mccfr)")
     p.add_argument("--checkpoint", type=Path, help="resume from / save solver state to this .npz")
     p.add_argument("--save", type=Path, help="write the average policy here (.npz, with the env's default observations)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     return p.parse_args(argv)
+
+
+class _FullWidth:
+    """CLI view of a ``CFRSolver``."""
+
+    def __init__(self, tree: GameTree, algo: str) -> None:
+        self.solver = make_solver(tree, algo)
+
+    @property
+    def iteration(self) -> int:
+        return self.solver.iteration
+
+    def iterate(self, n: int) -> None:
+        self.solver.iterate(n)
+
+    def exploitability(self) -> ExploitabilityResult:
+        return self.solver.exploitability()
+
+    def average_policy(self) -> np.ndarray:
+        return self.solver.average_policy()
+
+    def load(self, path: Path) -> None:
+        with np.load(path) as data:
+            self.solver.load_state_dict(dict(data))
+
+    def save(self, path: Path) -> None:
+        with open(path, "wb") as f:
+            np.savez(f, **self.solver.state_dict())
+
+
+class _Sampled:
+    """CLI view of ``ExternalSamplingMCCFR``, judged exactly on the compiled tree."""
+
+    def __init__(self, tree: GameTree, game: Game, seed: int) -> None:
+        self.tree = tree
+        self.solver = ExternalSamplingMCCFR(game, np.random.default_rng(seed))
+
+    @property
+    def iteration(self) -> int:
+        return self.solver.iteration
+
+    def iterate(self, n: int) -> None:
+        self.solver.iterate(n)
+
+    def exploitability(self) -> ExploitabilityResult:
+        return exploitability(self.tree, self.average_policy())
+
+    def average_policy(self) -> np.ndarray:
+        return self.solver.average_policy_array(self.tree)
+
+    def load(self, path: Path) -> None:
+        self.solver.load(str(path))
+
+    def save(self, path: Path) -> None:
+        with open(path, "wb") as f:
+            self.solver.save(f)
 
 
 def run(args: argparse.Namespace) -> dict[str, Any]:
@@ -82,30 +144,28 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     t0 = time.perf_counter()
     tree = GameTree.build(game)
     build_seconds = time.perf_counter() - t0
-    solver = make_solver(tree, args.algo)
+    solver = _Sampled(tree, game, args.seed) if args.algo == "mccfr" else _FullWidth(tree, args.algo)
     if args.checkpoint is not None and args.checkpoint.exists():
-        with np.load(args.checkpoint) as data:
-            solver.load_state_dict(dict(data))
+        solver.load(args.checkpoint)
+    eval_every = args.eval_every or (1000 if args.algo == "mccfr" else 1)
     start = time.perf_counter()
     last_save = start
     goal = args.iterations if args.iterations is not None else args.max_iterations
     bar = _progress(goal, solver.iteration, quiet=args.json)
     res = solver.exploitability()
     while solver.iteration < goal:
-        step = min(args.eval_every if args.target_exploitability else goal - solver.iteration, goal - solver.iteration)
-        if args.target_exploitability is not None:
-            solver.iterate(step)
+        target_mode = args.target_exploitability is not None
+        step = min(eval_every if target_mode else 1000, goal - solver.iteration)
+        solver.iterate(step)
+        if target_mode:
             res = solver.exploitability()
-        else:
-            step = min(step, 1000)
-            solver.iterate(step)
         if bar is not None:
             bar.update(step)
-            bar.set_postfix(exploitability=f"{res.exploitability:.2e}" if args.target_exploitability else "-", refresh=False)
+            bar.set_postfix(exploitability=f"{res.exploitability:.2e}" if target_mode else "-", refresh=False)
         if args.checkpoint is not None and time.perf_counter() - last_save > 10.0:
             _save_checkpoint(solver, args.checkpoint)
             last_save = time.perf_counter()
-        if args.target_exploitability is not None and res.exploitability < args.target_exploitability:
+        if target_mode and res.exploitability < args.target_exploitability:
             break
     seconds = time.perf_counter() - start
     if bar is not None:
@@ -130,10 +190,10 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     return out
 
 
-def _save_checkpoint(solver: CFRSolver, path: Path) -> None:
+def _save_checkpoint(solver: _FullWidth | _Sampled, path: Path) -> None:
+    """Write to a temporary file first, so an interrupted save never destroys the last checkpoint."""
     tmp = path.with_name(path.name + ".tmp")
-    with open(tmp, "wb") as f:
-        np.savez(f, **solver.state_dict())
+    solver.save(tmp)
     tmp.replace(path)
 
 

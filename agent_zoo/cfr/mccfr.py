@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from pathlib import Path
+from typing import IO
 
 import numpy as np
 
@@ -115,7 +117,7 @@ class ExternalSamplingMCCFR:
         return out
 
     # Checkpoints --------------------------------------------------------------------------
-    def save(self, path: str) -> None:
+    def save(self, path: str | Path | IO[bytes]) -> None:
         """Write tables, iteration count and generator state to ``path`` (.npz) for resuming."""
         keys = list(self.nodes)
         width = self.game.num_distinct_actions
@@ -130,7 +132,7 @@ class ExternalSamplingMCCFR:
         np.savez(path, game=self.game.name, keys=np.array(keys, dtype=str), legal=legal, regrets=regrets,
                  average=average, iteration=self.iteration, rng_state=json.dumps(self.rng.bit_generator.state))
 
-    def load(self, path: str) -> None:
+    def load(self, path: str | Path) -> None:
         """Resume from a ``save`` file of the same game (the generator continues where it stopped)."""
         with np.load(path) as data:
             if str(data["game"]) != self.game.name:

@@ -87,8 +87,8 @@ class GameTree:
     def check_policy(self, policy: np.ndarray, name: str = "policy", tolerance: float = 1e-6) -> np.ndarray:
         """Validate a (I, A) policy: right shape, non-negative, zero on illegal actions, rows summing to 1.
 
-        Rows summing to within ``tolerance`` of 1 (float32 softmax outputs) are returned divided by
-        their sum, in float64; anything further off is an error.
+        Returned in float64; if some row is more than 1e-12 off, all rows are divided by their sums
+        (float32 softmax outputs), but a row more than ``tolerance`` off is an error.
         """
         policy = np.asarray(policy, dtype=np.float64)
         if policy.shape != self.legal_mask.shape:
@@ -102,7 +102,7 @@ class GameTree:
         if error.max(initial=0.0) > tolerance:
             bad = int(np.argmax(error))
             raise ValueError(f"{name} row {bad} ({self.infoset_keys[bad]!r}) sums to {sums[bad, 0]}, not 1")
-        return policy / sums
+        return policy / sums if error.max(initial=0.0) > 1e-12 else policy
 
     def split(self, policy: np.ndarray) -> list[np.ndarray]:
         """A global (I, A) array cut into each player's local (I_p, A) rows."""
