@@ -1,0 +1,167 @@
+"""R-NaD end to end on Leduc: learning, determinism, resume, the saved agent, the evaluator, the CLI."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+import torch
+
+from agent_zoo.agent import RandomAgent
+from agent_zoo.rnad.__main__ import main
+from agent_zoo.rnad.agent import RNaDAgent
+from agent_zoo.rnad.config import RNaDConfig, variant_config
+from agent_zoo.rnad.evaluate import ExactEvaluator
+from agent_zoo.rnad.experiment import RunSpec, make_leduc_env, train_group
+from agent_zoo.rnad.learner import RNaDSolver
+from poker_envs import leduc_holdem_v0
+
+UNIFORM_EXPLOITABILITY = 2.373611  # OpenSpiel's exploitability (NashConv / 2) of the uniform Leduc policy
+SMALL = {"hidden_sizes": (32, 32)}  # a small network keeps the mechanics tests fast
+
+
+@pytest.fixture(scope="module")
+def evaluator() -> ExactEvaluator:
+    return ExactEvaluator.for_env(leduc_holdem_v0.env())
+
+
+def _params(solver: RNaDSolver) -> list[torch.Tensor]:
+    return [p.detach().clone() for net in (solver.net, solver.target, solver.reg) for p in net.parameters()]
+
+
+def test_uniform_policy_matches_openspiel_value(evaluator: ExactEvaluator) -> None:
+    uniform = evaluator.legal / evaluator.legal.sum(1, keepdims=True)
+    assert evaluator(uniform).exploitability == pytest.approx(UNIFORM_EXPLOITABILITY, abs=1e-6)
+
+
+def test_a_few_hundred_steps_reduce_exploitability(evaluator: ExactEvaluator) -> None:
+    """Learning from sampled hands moves the target policy well below the uniform policy and its start."""
+    torch.set_num_threads(1)
+    cfg = RNaDConfig(learning_rate=1e-3, target_gamma=0.01, reg_update_interval=100)
+    solver = RNaDSolver(make_leduc_env, [cfg], [0])
+    start = evaluator(solver.policies("target", evaluator.obs, evaluator.legal)[0]).exploitability
+    for _ in range(600):
+        solver.step()
+    end = evaluator(solver.policies("target", evaluator.obs, evaluator.legal)[0]).exploitability
+    assert end < UNIFORM_EXPLOITABILITY - 0.5
+    assert end < start - 0.2
+
+
+def test_same_seed_same_run_and_runs_do_not_interact() -> None:
+    torch.set_num_threads(1)
+    cfg = RNaDConfig(**SMALL, reg_update_interval=10)
+    a = RNaDSolver(make_leduc_env, [cfg], [3])
+    b = RNaDSolver(make_leduc_env, [cfg], [3])
+    # Seed 3 trained next to another run (other seed, other variant) must follow the same path.
+    c = RNaDSolver(make_leduc_env, [cfg, RNaDConfig(**SMALL, reg_update_interval=10, two_stage="ema", eta=0.5)], [3, 4])
+    for _ in range(25):
+        a.step(), b.step(), c.step()
+    for pa, pb, pc in zip(_params(a), _params(b), _params(c), strict=True):
+        torch.testing.assert_close(pa, pb, rtol=0, atol=0)
+        torch.testing.assert_close(pa, pc[:1], rtol=1e-5, atol=1e-6)
+    assert not torch.equal(_params(c)[0][0], _params(c)[0][1])
+
+
+def test_checkpoint_resume_gives_the_uninterrupted_run() -> None:
+    torch.set_num_threads(1)
+    cfg = RNaDConfig(**SMALL, reg_update_interval=7, two_stage="am")
+    straight = RNaDSolver(make_leduc_env, [cfg], [1])
+    for _ in range(30):
+        straight.step()
+    first = RNaDSolver(make_leduc_env, [cfg], [1])
+    for _ in range(16):
+        first.step()
+    state = first.state_dict()
+    resumed = RNaDSolver(make_leduc_env, [cfg], [1])
+    resumed.load_state_dict(state)
+    for _ in range(14):
+        resumed.step()
+    for p, q in zip(_params(straight), _params(resumed), strict=True):
+        torch.testing.assert_close(p, q, rtol=0, atol=0)
+
+
+def test_interrupted_group_resumes_to_the_same_log(tmp_path, monkeypatch) -> None:
+    torch.set_num_threads(1)
+    runs = [RunSpec("two-stage-ema", variant_config("two-stage-ema", **SMALL, reg_update_interval=5), 0)]
+    full = train_group("g", runs, 40, tmp_path / "a", eval_every=10, checkpoint_every=10, progress=False)
+    real_step = RNaDSolver.step
+
+    def failing_step(self: RNaDSolver) -> dict:
+        if self.learner_steps == 25:
+            raise KeyboardInterrupt
+        return real_step(self)
+
+    monkeypatch.setattr(RNaDSolver, "step", failing_step)
+    with pytest.raises(KeyboardInterrupt):
+        train_group("g", runs, 40, tmp_path / "b", eval_every=10, checkpoint_every=10, progress=False)
+    assert (tmp_path / "b" / "g.pt").exists() and not (tmp_path / "b" / "g.done.json").exists()
+    monkeypatch.setattr(RNaDSolver, "step", real_step)
+    resumed = train_group("g", runs, 40, tmp_path / "b", eval_every=10, checkpoint_every=10, progress=False)
+    assert resumed["final"] == full["final"]
+    strip = lambda text: [line.rsplit(",", 1)[0] for line in text.splitlines()]  # noqa: E731 (drop seconds)
+    assert strip((tmp_path / "b" / "g.csv").read_text()) == strip((tmp_path / "a" / "g.csv").read_text())
+    # A finished group is not redone.
+    again = train_group("g", runs, 40, tmp_path / "b", eval_every=10, checkpoint_every=10, progress=False)
+    assert again == json.loads((tmp_path / "b" / "g.done.json").read_text())
+
+
+def test_saved_agent_round_trip_and_plays_leduc(tmp_path, evaluator: ExactEvaluator) -> None:
+    torch.set_num_threads(1)
+    solver = RNaDSolver(make_leduc_env, [RNaDConfig(**SMALL, reg_update_interval=5)], [2])
+    for _ in range(12):
+        solver.step()
+    agent = RNaDAgent(solver.net_arrays("reg", 0), solver.num_actions, solver.config.torso_activate_final, {"seed": 2})
+    loaded = RNaDAgent.load(agent.save(tmp_path / "policy.npz"))
+    assert loaded.info == {"seed": 2}
+    # The loaded agent's policy on every infoset equals the solver's (what exploitability is computed on).
+    np.testing.assert_allclose(
+        loaded.policy(evaluator.obs, evaluator.legal), solver.policies("reg", evaluator.obs, evaluator.legal)[0], atol=1e-6
+    )
+    # It plays through the env API; its probabilities there are its rows of the evaluated policy matrix.
+    env = leduc_holdem_v0.env()
+    index = evaluator.tree.infoset_index()
+    rng = np.random.default_rng(0)
+    policy_matrix = loaded.policy(evaluator.obs, evaluator.legal)
+    opponent = RandomAgent()
+    decisions = 0
+    for hand in range(20):
+        env.reset(seed=hand)
+        for name in env.agent_iter():
+            obs, _, term, trunc, _ = env.last()
+            if term or trunc:
+                env.step(None)
+                continue
+            seat = env.possible_agents.index(name)
+            if seat == hand % 2:
+                key = env.unwrapped.state.information_state_string(seat)
+                np.testing.assert_allclose(loaded.action_probabilities(obs), policy_matrix[index[key]], atol=1e-9)
+                action = loaded.act(obs, rng)
+                decisions += 1
+            else:
+                action = opponent.act(obs, rng)
+            assert obs["action_mask"][action] == 1
+            env.step(action)
+    assert decisions > 20
+
+
+def test_agent_load_rejects_other_files(tmp_path) -> None:
+    path = tmp_path / "x.npz"
+    np.savez(path, header=np.array(json.dumps({"format": "something-else"})))
+    with pytest.raises(ValueError, match="not an R-NaD policy file"):
+        RNaDAgent.load(path)
+
+
+def test_cli_train_json(tmp_path, capsys) -> None:
+    args = ["train", "--steps", "20", "--variant", "two-stage-ema", "--seed", "1", "--json", "--eval-every", "10"]
+    assert main([*args, "--out", str(tmp_path), "--set", "hidden_sizes=16,16", "--set", "reg_update_interval=10"]) == 0
+    res = json.loads(capsys.readouterr().out)
+    assert set(res) >= {"exploitability", "nash_conv", "seconds"}
+    assert res["nash_conv"] == pytest.approx(2 * res["exploitability"])
+    assert 0 < res["exploitability"] < 5
+    assert (tmp_path / "two-stage-ema_seed1.npz").exists()
+
+
+def test_cli_rejects_unknown_field() -> None:
+    with pytest.raises(SystemExit, match="FIELD"):
+        main(["train", "--steps", "5", "--set", "etta=1"])
