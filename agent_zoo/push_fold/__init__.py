@@ -1,0 +1,1 @@
+"""Heads-up push/fold equilibria over the 169 hand classes, charts, a chart agent and multi-way CFR."""
