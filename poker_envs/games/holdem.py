@@ -186,7 +186,7 @@ class HoldemState(GameState):
         "game", "config", "num_players", "button", "hole", "board", "street", "stacks", "bets",
         "contributed", "folded", "starting_stacks", "history", "num_active_at_street_start",
         "winnings", "awards", "strengths", "_deck", "_dealt", "_used", "_player", "_acted",
-        "_max_bet", "_full_raise", "_num_raises", "_legal", "_limit",
+        "_max_bet", "_full_raise", "_num_raises", "_legal", "_rr", "_limit",
     )
 
     def __init__(self, game: HoldemGame, button: int, deck: tuple[int, ...] = (), _blank: bool = False) -> None:
@@ -216,7 +216,8 @@ class HoldemState(GameState):
         self._used = 0
         self._limit = cfg.betting == "limit"
         self._acted = [False] * n
-        self._legal: list[int] | None = None
+        self._legal: list[int] | None = None  # cached legal ids of the current node
+        self._rr: tuple[int, int] | None | bool = False  # cached legal_raise_range (False: not computed)
         # Antes, then blinds (capped by the stack: a short stack is all-in).
         if cfg.ante:
             for s in range(n):
@@ -268,6 +269,7 @@ class HoldemState(GameState):
         new._full_raise = self._full_raise
         new._num_raises = self._num_raises
         new._legal = self._legal
+        new._rr = self._rr
         new._limit = self._limit
         return new
 
@@ -308,15 +310,22 @@ class HoldemState(GameState):
 
     def legal_raise_range(self) -> tuple[int, int] | None:
         """(min raise-to, max raise-to) in street chips for the player to act, or None if he cannot raise."""
+        rr = self._rr
+        if rr is not False:
+            return rr  # type: ignore[return-value]
         seat = self._player
         if seat < 0 or not self._can_raise(seat):
-            return None
-        all_in = self.bets[seat] + self.stacks[seat]
-        if self._limit:
-            size = self.config.big_blind * (1 if self.street < 2 else 2)
-            to = min(self._max_bet + size, all_in)
-            return to, to
-        return min(self._max_bet + self._full_raise, all_in), all_in
+            rr = None
+        else:
+            all_in = self.bets[seat] + self.stacks[seat]
+            if self._limit:
+                size = self.config.big_blind * (1 if self.street < 2 else 2)
+                to = min(self._max_bet + size, all_in)
+                rr = to, to
+            else:
+                rr = min(self._max_bet + self._full_raise, all_in), all_in
+        self._rr = rr
+        return rr
 
     def _fraction_amounts(self, low: int, high: int) -> list[tuple[int, int]]:
         """(action id, raise-to) of the legal pot-fraction ids, given the legal raise-to range."""
@@ -449,9 +458,14 @@ class HoldemState(GameState):
         if k < len(self._deck):
             if card != self._deck[k]:
                 raise ValueError(f"chance outcome {card} is illegal: the fixed deck deals {self._deck[k]} next")
-        elif not (isinstance(card, int | np.integer) and 0 <= card < NUM_CARDS) or (self._used >> card) & 1:
-            raise ValueError(f"chance outcome {card!r} is illegal: not an unseen card id 0..51")
-        card = int(card)
+            card = self._deck[k]
+        else:
+            if card.__class__ is not int:
+                if not isinstance(card, np.integer):
+                    raise ValueError(f"chance outcome {card!r} is illegal: not an unseen card id 0..51")
+                card = int(card)
+            if not 0 <= card < NUM_CARDS or (self._used >> card) & 1:
+                raise ValueError(f"chance outcome {card!r} is illegal: not an unseen card id 0..51")
         self._used |= 1 << card
         self._dealt.append(card)
         n = self.num_players
@@ -498,6 +512,7 @@ class HoldemState(GameState):
         else:
             self._player = seat
             self._legal = None
+            self._rr = False
 
     def _end_round(self) -> None:
         if self.street == 3:
@@ -514,6 +529,7 @@ class HoldemState(GameState):
         self.num_active_at_street_start = n - sum(self.folded)
         self._player = CHANCE
         self._legal = None
+        self._rr = False
 
     def apply(self, action: int) -> None:
         if self._player == CHANCE:
@@ -585,6 +601,7 @@ class HoldemState(GameState):
         else:
             self._player = nxt
             self._legal = None
+            self._rr = False
 
     # The end -----------------------------------------------------------------------------------
     def _finish(self) -> None:
@@ -604,6 +621,7 @@ class HoldemState(GameState):
         self.winnings, self.awards = award_pots(pots, strengths, self.button, n)
         self._player = TERMINAL
         self._legal = None
+        self._rr = False
 
     def returns(self) -> np.ndarray:
         if self.winnings is None:
