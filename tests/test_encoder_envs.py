@@ -9,7 +9,7 @@ from gymnasium import spaces
 from poker_envs import limit_holdem_v0, nolimit_holdem_v0, push_fold_v0, threshold_v0
 from poker_envs.encoders.base import Encoder
 from poker_envs.encoders.catalog import HOLDEM_ENCODERS
-from poker_envs.encoders.poker_cnn import PokerCNNEncoder
+from poker_envs.encoders.poker_cnn import PokerCNNEncoder, add_candidates
 from poker_envs.games.holdem import HoldemConfig, HoldemGame
 from poker_envs.games.push_fold import PushFoldConfig, PushFoldGame
 
@@ -139,3 +139,14 @@ def test_poker_cnn_in_env_leaves_candidate_planes_zero_and_batches_legal_actions
     amounts = xs[:, 32].sum(axis=(1, 2))
     assert amounts[0] == 0 and amounts[1] == 1  # fold 0 chips; the button calls 1 more chip
     assert list(amounts[2:6]) == [3, 4, 5, 6]  # raise to 4, 5, 6, 7 chips: 3, 4, 5, 6 more
+    # An agent that sees only the observation adds the same candidate planes from kinds and chips (in SB).
+    kinds = [env.state.action_to_chips(int(a))[0] for a in legal]
+    sb_amounts = [0, 1] + [int(a) - 1 - 1 for a in legal[2:]]  # raise to a - 1 chips; the button had 1 in
+    np.testing.assert_array_equal(add_candidates(obs["observation"], kinds, sb_amounts), xs)
+
+
+def test_uint8_poker_cnn_object_in_the_env():
+    game = HoldemGame(HoldemConfig(num_players=2, bet_sizing="chips", starting_stacks=(100, 100)))
+    env = nolimit_holdem_v0.env(bet_sizing="chips", starting_stack=100, obs_encoder=PokerCNNEncoder(game, dtype=np.uint8))
+    seen = play_random(env, 10, seed=8)
+    assert seen[0]["observation"].dtype == np.uint8

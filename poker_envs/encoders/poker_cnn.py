@@ -206,11 +206,11 @@ class PokerCNNEncoder(Encoder):
 
     def _with_candidates(self, state: Any, player: int, kinds: np.ndarray, added: np.ndarray) -> np.ndarray:
         """State planes built once, broadcast to K copies; only planes 31-32 differ."""
-        base = self._state_planes(state, player)
+        sb = state.config.small_blind
         out = np.empty((len(kinds), NUM_PLANES, SIDE, SIDE), dtype=self.dtype)
-        out[:] = base
+        out[:] = self._state_planes(state, player)
         out[:, ACTION_TYPE] = self._table[kinds.astype(np.intp) + 1]
-        out[:, ACTION_AMOUNT] = self._amount_planes(added, state.config.small_blind)
+        out[:, ACTION_AMOUNT] = self._amount_planes(added, sb)
         return out
 
     def encode_batch(
@@ -246,3 +246,27 @@ class PokerCNNEncoder(Encoder):
         for i, plane, value in fracs:
             out[i, plane] = to_planes(fill_code(value, self.dtype))
         return out
+
+
+def add_candidates(
+    observation: np.ndarray, kinds: np.ndarray | Sequence[int], amounts: np.ndarray | Sequence[float]
+) -> np.ndarray:
+    """(K, 33, 17, 17) from one environment observation and K candidates, without the game state.
+
+    ``kinds``: FOLD=0, CHECK=1, CALL=2, BET=3, RAISE=4; ``amounts``: chips each candidate puts in,
+    in small blinds. For agents that see only observations but know their candidates' chips.
+    """
+    obs = np.asarray(observation)
+    if obs.shape != (NUM_PLANES, SIDE, SIDE):
+        raise ValueError(f"observation must have shape {(NUM_PLANES, SIDE, SIDE)}, got {obs.shape}")
+    kinds = np.asarray(kinds, dtype=np.float64)
+    amounts = np.asarray(amounts, dtype=np.float64)
+    if kinds.shape != amounts.shape or kinds.ndim != 1:
+        raise ValueError(f"kinds and amounts must be 1-D of one length, got {kinds.shape} and {amounts.shape}")
+    if np.any((kinds < 0) | (kinds > 4)) or np.any(amounts < 0):
+        raise ValueError("kinds must be in 0..4 (fold, check, call, bet, raise) and amounts >= 0")
+    out = np.empty((len(kinds),) + obs.shape, dtype=obs.dtype)
+    out[:] = obs
+    out[:, ACTION_TYPE] = to_planes(fill_code(kinds + 1, obs.dtype))
+    out[:, ACTION_AMOUNT] = to_planes(fill_code(amounts, obs.dtype))
+    return out
