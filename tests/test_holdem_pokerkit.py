@@ -138,7 +138,7 @@ def _run(num_hands: int, limit: bool, seed: int) -> dict[str, int]:
         assert sum(ours) == 0
         theirs = replay_in_pokerkit(state, actions, limit)
         assert ours == theirs, f"hand {hand}: ours {ours} pokerkit {theirs}; {state!r} {actions}"
-        seen["side_pots"] += len(state.awards) > 1
+        seen["side_pots"] += sum(len(p.eligible) > 1 for p in state.pots()) > 1  # two contested pots or more
         seen["showdowns"] += state.strengths is not None
         seen["split"] += any(len(w) > 1 for _, w in state.awards)
     return seen
