@@ -52,6 +52,7 @@ def _pettingzoo(module: str, **kwargs: Any) -> Callable[[], Any]:
 # Peers (PettingZoo's classic environments) are dropped automatically when pettingzoo[classic] is absent.
 # ====================================================================================================
 PZ_NL2, PZ_NL6, PZ_LIM2 = "pettingzoo texas_holdem_no_limit_v6 2p", "pettingzoo texas_holdem_no_limit_v6 6p", "pettingzoo texas_holdem_v4 2p"
+PZ_LEDUC = "pettingzoo leduc_holdem_v4"
 ENTRIES: list[Entry] = [
     Entry(PZ_NL2, _pettingzoo("texas_holdem_no_limit_v6", num_players=2)),
     Entry(PZ_NL6, _pettingzoo("texas_holdem_no_limit_v6", num_players=6)),
@@ -62,6 +63,14 @@ ENTRIES: list[Entry] = [
     Entry("nolimit_holdem_v0 6p chips", _ours("nolimit_holdem_v0", num_players=6, bet_sizing="chips"), peer=PZ_NL6),
     Entry("limit_holdem_v0 2p", _ours("limit_holdem_v0", num_players=2), peer=PZ_LIM2),
     Entry("limit_holdem_v0 6p", _ours("limit_holdem_v0", num_players=6), peer=PZ_LIM2),
+    Entry(PZ_LEDUC, _pettingzoo("leduc_holdem_v4")),
+    Entry("leduc_holdem_v0", _ours("leduc_holdem_v0"), peer=PZ_LEDUC),
+    Entry("leduc_holdem_v0 rank_chips", _ours("leduc_holdem_v0", obs_encoder="rank_chips"), peer=PZ_LEDUC),
+    Entry("kuhn_poker_v0", _ours("kuhn_poker_v0"), peer=PZ_LEDUC),
+    Entry("push_fold_v0 2p 10bb", _ours("push_fold_v0", num_players=2, stack_bb=10)),
+    Entry("push_fold_v0 6p 10bb ante", _ours("push_fold_v0", num_players=6, stack_bb=10, ante_bb=0.125)),
+    Entry("threshold_v0 2p (AEC)", _ours("threshold_v0", num_players=2)),
+    Entry("threshold_v0 10p (AEC)", _ours("threshold_v0", num_players=10, alpha=3.0)),
 ]
 # ====================================================================================================
 
