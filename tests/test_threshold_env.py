@@ -130,3 +130,15 @@ def test_aec_env_rewards_equal_payoff_function() -> None:
             e.step(int(a))
         expected = threshold_payoffs(e.unwrapped.state.cards, decl, 2.5)
         assert [e.rewards[f"player_{i}"] for i in range(6)] == expected.tolist()
+
+
+def test_row_function_equals_vectorised_function() -> None:
+    from poker_envs.games.threshold import threshold_payoffs_row
+
+    rng = np.random.default_rng(4)
+    for _ in range(500):
+        n = int(rng.integers(2, 11))
+        alpha = float(rng.uniform(1.01, 5.0))
+        cards = rng.permutation(101)[:n]
+        bets = rng.integers(0, 2, size=n)
+        assert threshold_payoffs_row(cards.tolist(), bets.tolist(), alpha) == threshold_payoffs(cards, bets, alpha).tolist()

@@ -18,6 +18,7 @@ at a time round the table from seat 0 (two rounds), then the five board cards.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
@@ -108,6 +109,7 @@ class HeadsUpPayoffs(NamedTuple):
     chop: tuple[float, float]
 
 
+@functools.lru_cache(maxsize=64)
 def headsup_payoffs(config: PushFoldConfig) -> HeadsUpPayoffs:
     """The document's table: fold -0.5-ante / +0.5+ante; push-fold +1+ante / -1-ante; call +-stack, 0 on a chop
     (less the rake, taken from the called pot of twice the effective stack)."""
@@ -339,7 +341,14 @@ class PushFoldState(GameState):
             if showdown:
                 s0, s1 = self.strengths()
                 sign = (s0 > s1) - (s0 < s1)
-            return headsup_net(self.config, push, call, sign).astype(np.float64)
+            t = headsup_payoffs(self.config)
+            if not push:
+                row = t.sb_folds
+            elif not call:
+                row = t.bb_folds
+            else:
+                row = t.sb_wins if sign > 0 else t.bb_wins if sign < 0 else t.chop
+            return np.array(row, dtype=np.float64)
         return settle(self.config, self.contributions, self.live(), self.strengths() if showdown else None)
 
     def information_state_string(self, player: int) -> str:

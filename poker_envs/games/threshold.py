@@ -67,6 +67,18 @@ def threshold_payoffs(cards: np.ndarray | Sequence, bets: np.ndarray | Sequence,
     return pay
 
 
+def threshold_payoffs_row(cards: Sequence[int], bets: Sequence[int], alpha: float) -> list[float]:
+    """The same table for one deal in plain Python (the environment's per-hand path; no validation)."""
+    n = len(cards)
+    m = sum(1 for b in bets if b)
+    if m == 0:
+        return [0.0] * n
+    pay = [-float(alpha) if b else -1.0 for b in bets]
+    winner = max((c, seat) for seat, (c, b) in enumerate(zip(cards, bets)) if b)[1]
+    pay[winner] += float(alpha) * m + (n - m)
+    return pay
+
+
 class ThresholdGame(Game):
     """Seat order is the order of (hidden) declarations; the game is symmetric."""
 
@@ -152,7 +164,7 @@ class ThresholdState(GameState):
     def returns(self) -> np.ndarray:
         if self.player != TERMINAL:
             return np.zeros(self.num_players)
-        return threshold_payoffs(self.cards, self.actions, self.config.alpha)
+        return np.array(threshold_payoffs_row(self.cards, self.actions, self.config.alpha))
 
     def information_state_string(self, player: int) -> str:
         """Only the seat and its own card (other declarations are hidden), e.g. ``"2:57"``."""
