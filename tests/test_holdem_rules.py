@@ -285,3 +285,28 @@ def test_apply_raw_validation_messages() -> None:
 def test_config_errors_name_the_field(kw: dict, match: str) -> None:
     with pytest.raises(ValueError, match=match):
         HoldemConfig(**kw)
+
+
+def test_information_state_string_hides_other_hands_and_tracks_actions() -> None:
+    s = dealt(game(2), button=0, hole=["AsKd", "7c2d"], board="2c3c4c5c6c")
+    a, b = s.information_state_string(0), s.information_state_string(1)
+    assert "AsKd" in a and "7c2d" not in a and "7c2d" in b and "AsKd" not in b
+    play(s, (RAISE, 6))
+    assert s.information_state_string(0) != a and "6" in s.information_state_string(1)
+
+
+def test_generic_chance_walk_over_the_river() -> None:
+    # Walk every river card of a hand with flop and turn fixed: 44 unseen cards, probabilities sum to one,
+    # and after each of them the river betting starts with the big blind (seat 1, not the button).
+    g = game(2)
+    s = dealt(g, button=0, hole=["AsKd", "7c2d"], board="2c3c4c5c")  # four board cards fixed, river random
+    play(s, CALL, CHECK, CHECK, CHECK, CHECK, CHECK)
+    assert s.current_player() == CHANCE and len(s.board) == 4
+    outcomes = s.chance_outcomes()
+    assert len(outcomes) == 52 - 8 and abs(sum(p for _, p in outcomes) - 1.0) < 1e-12
+    results = set()
+    for card, _ in outcomes:
+        child = s.child(card)
+        assert child.current_player() == 1 and child.street == 3
+        results.add(tuple(child.board))
+    assert len(results) == 44
