@@ -172,8 +172,10 @@ def position_fraction(state: Any, player: int) -> float:
     """
     n = len(state.stacks)
     street = state.street
-    folded_now = {rec.player for rec in street_records(state, street) if rec.kind == FOLD}
     first = first_to_act(state, street)
+    if n == 2:  # both players are in the order whenever a street is played
+        return 0.0 if player == first else 1.0
+    folded_now = {rec.player for rec in street_records(state, street) if rec.kind == FOLD}
     order = [
         seat
         for seat in ((first + i) % n for i in range(n))
