@@ -133,3 +133,16 @@ def test_three_player_kuhn_nash_conv_and_cfr_iterates_match_openspiel() -> None:
         res = exploitability(tree, policy)
         os_policy = to_openspiel_policy(tree, policy, game, os_game)
         assert res.nash_conv == pytest.approx(os_exploitability.nash_conv(os_game, os_policy), abs=1e-9)
+
+
+def test_simultaneous_updates_equal_openspiel_python_cfr() -> None:
+    from open_spiel.python.algorithms import cfr as os_cfr
+
+    game, os_game = KuhnGame(), pyspiel.load_game("kuhn_poker")
+    tree = GameTree.build(game)
+    ours = make_solver(tree, "cfr", alternating_updates=False)
+    theirs = os_cfr._CFRSolver(os_game, regret_matching_plus=False, alternating_updates=False, linear_averaging=False)
+    for _ in range(30):
+        ours.iterate(1)
+        theirs.evaluate_and_update_policy()
+    np.testing.assert_allclose(ours.average_policy(), from_openspiel_policy(tree, theirs.average_policy(), game, os_game), atol=1e-12)
