@@ -1,0 +1,115 @@
+"""MaskablePPO (sb3-contrib) on Leduc hold'em: first against the random agent, then against a CFR+ agent.
+
+    python examples/leduc_maskable_ppo.py                      # ~100k steps per phase, a few minutes on CPU
+    python examples/leduc_maskable_ppo.py --timesteps 20000    # quicker
+
+The learner plays both seats in turn (``seat="rotate"``), so one network is a complete Leduc strategy;
+it is measured three ways before training, after each phase:
+* chips per hand against random and against CFR+ (duplicate deals, 95% CI, via the zoo tournament),
+* exact exploitability (OpenSpiel's NashConv / 2, chips per game) of the network's policy, computed by
+  ``agent_zoo.cfr`` over all 936 information sets. The CFR+ agent itself is at about 1e-4.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+
+def policy_table(model: Any, tree: Any, observations: np.ndarray) -> np.ndarray:
+    """The network's masked action probabilities at every information set of ``tree`` (I, A)."""
+    import torch
+
+    with torch.no_grad():
+        obs = torch.as_tensor(observations, device=model.policy.device)
+        dist = model.policy.get_distribution(obs, action_masks=tree.legal_mask)
+        probs = dist.distribution.probs.cpu().numpy().astype(np.float64)
+    probs = np.where(tree.legal_mask, probs, 0.0)
+    return probs / probs.sum(axis=1, keepdims=True)
+
+
+def evaluate(model: Any, opponents: list[str], tree: Any, observations: np.ndarray, hands: int, seed: int) -> dict[str, Any]:
+    """Chips per hand against each opponent (duplicate deals) and exact exploitability of the network."""
+    from agent_zoo.cfr.agent import TabularPolicyAgent
+    from agent_zoo.cfr.best_response import exploitability
+    from agent_zoo.tournament import run_tournament
+
+    # Leduc is small: the network's whole strategy is a 936-row table, played by table look-up (fast, exact).
+    table = policy_table(model, tree, observations)
+    learner = TabularPolicyAgent(observations, table, tree.infoset_keys, name="ppo")
+    out: dict[str, Any] = {}
+    for opp in opponents:
+        res = run_tournament("leduc", [learner, opp], hands=hands, seed=seed, progress=False, style=False)
+        out[opp] = (float(res.mean[0, 1]), float(res.ci95[0, 1]))
+    out["exploitability"] = exploitability(tree, table).exploitability
+    return out
+
+
+def show(label: str, ev: dict[str, Any], names: dict[str, str]) -> None:
+    vs = "  ".join(f"vs {names[k]}: {m:+.3f} ± {c:.3f}" for k, (m, c) in ((k, v) for k, v in ev.items() if k != "exploitability"))
+    print(f"{label:<22} {vs}  exploitability {ev['exploitability']:.4f}")
+
+
+def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--timesteps", type=int, default=100_000, help="PPO steps in each of the two phases")
+    parser.add_argument("--eval-hands", type=int, default=4000, help="hands per evaluation match")
+    parser.add_argument("--cfr-iterations", type=int, default=1000)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--out", default="out/examples/leduc_ppo")
+    args = parser.parse_args(argv)
+
+    import torch
+    from sb3_contrib import MaskablePPO
+
+    from agent_zoo.cfr.__main__ import game_and_encoder
+    from agent_zoo.cfr.policy_io import infoset_observations, save_policy
+    from agent_zoo.cfr.solvers import make_solver
+    from agent_zoo.cfr.tree import GameTree
+    from wrappers import SingleAgentEnv
+
+    torch.manual_seed(args.seed)
+    torch.set_num_threads(1)  # a 64x64 MLP gains nothing from threads; on a shared machine they only contend
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    start = time.perf_counter()
+
+    # The CFR+ opponent, solved here in about a second and saved as a policy file.
+    game, encoder = game_and_encoder("leduc")
+    tree = GameTree.build(game)
+    solver = make_solver(tree, "cfr+")
+    solver.iterate(args.cfr_iterations)
+    cfr_path = out / "leduc_cfr+.npz"
+    save_policy(cfr_path, tree, solver.average_policy(), encoder)
+    cfr_spec = f"cfr:{cfr_path}"
+    print(f"CFR+ opponent: {args.cfr_iterations} iterations, exploitability {solver.exploitability().exploitability:.2e}")
+    observations = infoset_observations(tree, encoder)
+    names = {"random": "random", cfr_spec: "CFR+"}
+
+    env = SingleAgentEnv("leduc_holdem_v0", opponents="random", seat="rotate", illegal_action="raise")
+    model = MaskablePPO("MlpPolicy", env, n_steps=512, batch_size=128, learning_rate=3e-4, ent_coef=0.01, seed=args.seed, device="cpu")
+    results = {"before": evaluate(model, list(names), tree, observations, args.eval_hands, args.seed)}
+    show("before training", results["before"], names)
+
+    model.learn(args.timesteps)
+    results["after_vs_random"] = evaluate(model, list(names), tree, observations, args.eval_hands, args.seed)
+    show("after phase 1 (random)", results["after_vs_random"], names)
+
+    env.set_opponents(cfr_spec)  # phase 2: the same learner now faces the CFR+ agent
+    model.learn(args.timesteps, reset_num_timesteps=False)
+    results["after_vs_cfr"] = evaluate(model, list(names), tree, observations, args.eval_hands, args.seed)
+    show("after phase 2 (CFR+)", results["after_vs_cfr"], names)
+
+    model.save(out / "maskable_ppo_leduc.zip")
+    print(f"model saved to {out / 'maskable_ppo_leduc.zip'}; {time.perf_counter() - start:.0f} s in all")
+    print("(chips per hand of the PPO learner, 95% CI over duplicate deals; exploitability = NashConv/2, chips per game)")
+    return results
+
+
+if __name__ == "__main__":
+    main()
