@@ -300,7 +300,8 @@ def test_generic_chance_walk_over_the_river() -> None:
     # and after each of them the river betting starts with the big blind (seat 1, not the button).
     g = game(2)
     s = dealt(g, button=0, hole=["AsKd", "7c2d"], board="2c3c4c5c")  # four board cards fixed, river random
-    play(s, CALL, CHECK, CHECK, CHECK, CHECK, CHECK)
+    play(s, CALL, CHECK, CHECK, CHECK, CHECK)
+    s.apply_raw(CHECK)  # the turn is checked through: the river is next
     assert s.current_player() == CHANCE and len(s.board) == 4
     outcomes = s.chance_outcomes()
     assert len(outcomes) == 52 - 8 and abs(sum(p for _, p in outcomes) - 1.0) < 1e-12
