@@ -39,7 +39,6 @@ from poker_envs.encoders._holdem import (
     check_player,
     holdem_reason,
     position_fraction,
-    street_records,
     view,
 )
 from poker_envs.encoders.base import Encoder
@@ -63,7 +62,8 @@ CELL = [(ROW0 + c // 4) * SIDE + COL0 + c % 4 for c in range(NUM_CELLS)]
 _ARANGE = np.arange(NUM_CELLS, dtype=np.float64)
 # _CARD_INDEX[plane][c]: flat index of card c's cell in a (33, 17, 17) tensor.
 _CARD_INDEX = [[plane * PLANE_SIZE + CELL[c] for c in range(NUM_CELLS)] for plane in range(NUM_PLANES)]
-_BOARD_PLANE_OF = (FLOP, FLOP, FLOP, TURN, RIVER)
+_BOARD_INDEX = [_CARD_INDEX[plane] for plane in (FLOP, FLOP, FLOP, TURN, RIVER)]  # by board slot
+_ALL_SET = [NUM_CELLS] * 3
 
 
 def fill_code(values: np.ndarray | Sequence[float], dtype: np.dtype | type = np.float32) -> np.ndarray:
@@ -115,24 +115,28 @@ class PokerCNNEncoder(Encoder):
         (plane, value) of the few fill-coded values that are not whole small blinds)."""
         check_player(state, player)
         sb = state.config.small_blind
-        whole = sb == 1 or self._uint8  # every amount is a whole fill count (the usual case)
         codes = [0] * NUM_PLANES
-        fracs: list[tuple[int, float]] = []
-        hole = state.hole[player] if player < len(state.hole) else ()
-        flat = [_CARD_INDEX[i][c] for i, c in enumerate(hole[:2])]
-        flat += [_CARD_INDEX[_BOARD_PLANE_OF[j]][c] for j, c in enumerate(state.board)]
-        flat += [_CARD_INDEX[VISIBLE][c] for c in hole]
-        flat += [_CARD_INDEX[VISIBLE][c] for c in state.board]
-        amounts = [(POT, sum(state.contributed))]
+        hole = state.hole[player]
+        board = state.board
+        visible = _CARD_INDEX[VISIBLE]
+        flat = [_CARD_INDEX[i][c] for i, c in enumerate(hole)]
+        flat += [_BOARD_INDEX[j][c] for j, c in enumerate(board)]
+        flat += [visible[c] for c in hole]
+        flat += [visible[c] for c in board]
         street = state.street
-        for r in range(3 - street):
-            codes[ROUNDS + r] = NUM_CELLS
+        if street < 3:
+            codes[ROUNDS : ROUNDS + 3 - street] = _ALL_SET[: 3 - street]
         codes[POSITION] = int(NUM_CELLS * position_fraction(state, player) + 0.5)
+        amounts = [(POT, sum(state.contributed))]
+        history = state.history
         for types, st in ((CUR_TYPES, street), (PREV_TYPES, street - 1)):
-            recs = street_records(state, st)
-            for j, rec in enumerate(reversed(recs[-HISTORY:])):
-                codes[types + j] = rec.kind + 1
-                amounts.append((types + HISTORY + j, rec.added))
+            if 0 <= st < len(history):
+                for j, rec in enumerate(reversed(history[st][-HISTORY:])):
+                    codes[types + j] = rec.kind + 1
+                    if rec.added:
+                        amounts.append((types + HISTORY + j, rec.added))
+        fracs: list[tuple[int, float]] = []
+        whole = sb == 1 or self._uint8  # every amount is a whole fill count (the usual case)
         for plane, chips in amounts:
             if whole or chips % sb == 0:
                 v = int(chips // sb)
@@ -144,9 +148,9 @@ class PokerCNNEncoder(Encoder):
     def _state_planes(self, state: Any, player: int) -> np.ndarray:
         """(33, 17, 17) planes of the state, candidate planes zero."""
         codes, flat, fracs = self._codes(state, player)
-        # (numpy indexes much faster with an intp array than with a list of ints)
-        out = self._table[np.array(codes, dtype=np.intp)]
-        out.reshape(-1)[np.array(flat, dtype=np.intp)] = 1
+        # take/put: several times cheaper than fancy indexing with lists of ints
+        out = self._table.take(codes, axis=0)
+        out.reshape(-1).put(flat, 1)
         for plane, value in fracs:
             out[plane] = to_planes(fill_code(value, self.dtype))
         return out
@@ -241,8 +245,8 @@ class PokerCNNEncoder(Encoder):
                     codes[i, ACTION_AMOUNT] = min(int(chips // sb), NUM_CELLS)
                 else:
                     fracs.append((i, ACTION_AMOUNT, chips / sb))
-        out = self._table[codes]
-        out.reshape(-1)[np.array(flat, dtype=np.intp)] = 1
+        out = self._table.take(codes.reshape(-1), axis=0).reshape(n, NUM_PLANES, SIDE, SIDE)
+        out.reshape(-1).put(flat, 1)
         for i, plane, value in fracs:
             out[i, plane] = to_planes(fill_code(value, self.dtype))
         return out
