@@ -49,12 +49,10 @@ class Flat107Encoder(Encoder):
         state = view(state)
         check_player(state, player)
         out = np.zeros(SIZE, dtype=np.float32)
-        out[BET] = max(state.bets) / unit(state)
-        out[ACTIVE] = state.folded.count(False)
-        out[ACTIVE_AT_START] = state.num_active_at_street_start
-        if state.board:
-            out[BOARD + np.asarray(state.board)] = 1.0
-        hole = state.hole[player] if player < len(state.hole) else []
-        if hole:
-            out[HOLE + np.asarray(hole)] = 1.0
+        hole = state.hole[player]
+        out.put(
+            [BET, ACTIVE, ACTIVE_AT_START] + [BOARD + c for c in state.board] + [HOLE + c for c in hole],
+            [max(state.bets) / unit(state), state.folded.count(False), state.num_active_at_street_start]
+            + [1.0] * (len(state.board) + len(hole)),
+        )
         return out

@@ -55,13 +55,17 @@ class Flat56Encoder(Encoder):
         check_player(state, player)
         sb = unit(state)
         bets = state.bets
+        opponent = max(b for seat, b in enumerate(bets) if seat != player)
+        cards = [CARDS + c for c in state.hole[player]] + [CARDS + c for c in state.board]
         out = np.zeros(SIZE, dtype=np.float32)
-        out[STACK] = (state.stacks[player] - state.starting_stacks[player]) / sb
-        out[POT] = (sum(state.contributed) - sum(bets)) / sb
-        out[OWN_BET] = bets[player] / sb
-        out[OPP_BET] = max(b for seat, b in enumerate(bets) if seat != player) / sb
-        hole = state.hole[player] if player < len(state.hole) else []
-        cards = list(hole) + list(state.board)
-        if cards:
-            out[CARDS + np.asarray(cards)] = 1.0
+        out.put(
+            [STACK, POT, OWN_BET, OPP_BET] + cards,
+            [
+                (state.stacks[player] - state.starting_stacks[player]) / sb,
+                (sum(state.contributed) - sum(bets)) / sb,
+                bets[player] / sb,
+                opponent / sb,
+            ]
+            + [1.0] * len(cards),
+        )
         return out
