@@ -39,8 +39,34 @@ def vec_env_from_parallel(parallel_env: Any, copies: int = 1, base_class: str = 
 
     if copies < 1:
         raise ValueError(f"copies must be >= 1, got {copies}")
+    if base_class not in ("gymnasium", "stable_baselines3"):
+        raise ValueError(f"base_class must be 'gymnasium' or 'stable_baselines3', got {base_class!r}")
     venv = ss.pettingzoo_env_to_vec_env_v1(observation_only(parallel_env))
-    return ss.concat_vec_envs_v1(venv, copies, num_cpus=num_cpus, base_class=base_class)
+    venv = ss.concat_vec_envs_v1(venv, copies, num_cpus=num_cpus, base_class="gymnasium")
+    return _seeded_sb3(venv) if base_class == "stable_baselines3" else venv
+
+
+def _seeded_sb3(venv: Any) -> Any:
+    """SuperSuit's SB3 adapter with a working ``seed``: SB3 models call ``env.seed(seed)`` at construction,
+    which SuperSuit 3.11's adapter forwards to a vector env that has no ``seed`` (AttributeError).
+    Here the seed is kept for the next ``reset`` instead, as SB3's own vector envs do."""
+    from supersuit.vector.sb3_vector_wrapper import SB3VecEnvWrapper
+
+    class SeededSB3VecEnv(SB3VecEnvWrapper):
+        _pending_seed: int | None = None
+
+        def seed(self, seed: int | None = None) -> list[int | None]:
+            self._pending_seed = seed
+            return [seed] * self.num_envs
+
+        def reset(self, seed: int | None = None, options: dict | None = None) -> np.ndarray:
+            if seed is not None:
+                self._pending_seed = seed
+            observations, self.reset_infos = self.venv.reset(seed=self._pending_seed, options=options)
+            self._pending_seed = None
+            return observations
+
+    return SeededSB3VecEnv(venv)
 
 
 def threshold_vec_env(
