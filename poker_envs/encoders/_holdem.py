@@ -4,7 +4,8 @@ The encoders read the public fields of ``poker_envs.games.holdem.HoldemState`` (
 ``docs/encoders.md``): ``hole``, ``board``, ``street``, ``bets``, ``contributed``, ``stacks``,
 ``starting_stacks``, ``folded``, ``history``, ``num_active_at_street_start``, ``button`` and
 ``config.small_blind``. Amounts are given to networks in small blinds, the unit of both source
-documents. Only the observing player's own hole cards are ever read.
+documents. Only the observing player's own hole cards are ever read. A push/fold state is read
+through ``PushFoldView``, which gives it those fields (one pre-flop street).
 """
 
 from __future__ import annotations
@@ -13,11 +14,8 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from poker_envs.games.base import Game
-from poker_envs.games.holdem import HoldemGame
-from poker_envs.games.push_fold import ALL_IN, PushFoldGame, PushFoldState
-
-#: ActionRecord kinds of the hold'em engine (FOLD=0, CHECK=1, CALL=2, BET=3, RAISE=4).
-FOLD, CHECK, CALL, BET, RAISE = 0, 1, 2, 3, 4
+from poker_envs.games.holdem import BET, CALL, FOLD, RAISE, HoldemGame
+from poker_envs.games.push_fold import ALL_IN, SMALL_BLIND_BB, PushFoldGame, PushFoldState
 
 
 def holdem_reason(game: Game, what: str) -> str | None:
@@ -42,8 +40,9 @@ class TableLimits(NamedTuple):
 
 
 def table_limits(game: Any) -> TableLimits:
+    """The bounds' inputs of a hold'em or push/fold game (push/fold counts in big blinds)."""
     if isinstance(game, PushFoldGame):
-        return TableLimits(0.5, tuple(game.config.stacks), game.num_players)
+        return TableLimits(SMALL_BLIND_BB, tuple(game.config.stacks), game.num_players)
     cfg = game.config
     return TableLimits(float(cfg.small_blind), tuple(cfg.starting_stacks), game.num_players)
 
@@ -61,7 +60,7 @@ class Record(NamedTuple):
 
 @dataclass(frozen=True)
 class _Unit:
-    small_blind: float = 0.5  # push/fold counts in big blinds; a small blind is half of one
+    small_blind: float = SMALL_BLIND_BB  # push/fold counts in big blinds; a small blind is half of one
 
 
 class PushFoldView:
@@ -88,8 +87,7 @@ class PushFoldView:
         self.contributed = list(state.contributions)
         self.stacks = [s - c for s, c in zip(self.starting_stacks, self.contributed)]
         self.bets = [c - ante for c in self.contributed]
-        blinds = cfg.blinds()
-        bets_before = [b for b in blinds]
+        blinds = cfg.blinds()  # each seat acts once, so its bet before acting is its blind
         self.folded = [False] * n
         records: list[Record] = []
         top = max(blinds)
@@ -97,11 +95,11 @@ class PushFoldView:
             if action == ALL_IN:
                 total = self.starting_stacks[seat] - ante
                 kind = RAISE if total > top else CALL
-                records.append(Record(seat, kind, total - bets_before[seat], total, True))
+                records.append(Record(seat, kind, total - blinds[seat], total, True))
                 top = max(top, total)
             else:
                 self.folded[seat] = True
-                records.append(Record(seat, FOLD, 0.0, bets_before[seat], False))
+                records.append(Record(seat, FOLD, 0.0, blinds[seat], False))
         self.history = [records]
         self.num_active_at_street_start = n
         self._top = top
@@ -186,7 +184,7 @@ def position_fraction(state: Any, player: int) -> float:
     return order.index(player) / (len(order) - 1)
 
 
-def action_added(state: Any, player: int, kind: int, raise_to: int) -> int:
+def action_added(state: Any, player: int, kind: int, raise_to: float) -> float:
     """Chips ``player`` would put in with the action (fold/check 0, call the amount called)."""
     if kind == CALL:
         return min(state.to_call(player), state.stacks[player])
