@@ -23,7 +23,7 @@ FOLD, BET = 0, 1
 
 
 @dataclass(frozen=True)
-class ThresholdConfig:
+class ThresholdSolverConfig:
     """Parameters of one threshold game."""
 
     num_players: int = 2  # n, the players at the table (the document uses 2..10)
@@ -48,7 +48,7 @@ def threshold_strategy(threshold: float, num_cards: int) -> np.ndarray:
     return np.clip(np.arange(num_cards) + 1.0 - threshold, 0.0, 1.0)
 
 
-def _check_strategy(beta: np.ndarray, cfg: ThresholdConfig) -> np.ndarray:
+def _check_strategy(beta: np.ndarray, cfg: ThresholdSolverConfig) -> np.ndarray:
     beta = np.asarray(beta, dtype=np.float64)
     if beta.shape != (cfg.num_cards,):
         raise ValueError(f"strategy must have shape ({cfg.num_cards},), got {beta.shape}")
@@ -57,7 +57,7 @@ def _check_strategy(beta: np.ndarray, cfg: ThresholdConfig) -> np.ndarray:
     return beta
 
 
-def action_values(beta: np.ndarray, cfg: ThresholdConfig) -> tuple[np.ndarray, np.ndarray]:
+def action_values(beta: np.ndarray, cfg: ThresholdSolverConfig) -> tuple[np.ndarray, np.ndarray]:
     """Expected payoff of bet and of fold for every card, against n-1 opponents playing ``beta``.
 
     ``below[h][j, x]`` sums, over the j-subsets S of the cards below h, the probability that exactly x
@@ -99,7 +99,7 @@ def action_values(beta: np.ndarray, cfg: ThresholdConfig) -> tuple[np.ndarray, n
     return bet, fold
 
 
-def best_response_gain(beta: np.ndarray, cfg: ThresholdConfig) -> float:
+def best_response_gain(beta: np.ndarray, cfg: ThresholdSolverConfig) -> float:
     """What one player gains per game by switching to a best response while the others keep ``beta``."""
     bet, fold = action_values(beta, cfg)
     beta = np.asarray(beta, dtype=np.float64)
@@ -107,12 +107,12 @@ def best_response_gain(beta: np.ndarray, cfg: ThresholdConfig) -> float:
     return float(np.mean(np.maximum(bet, fold) - current))
 
 
-def nash_conv(beta: np.ndarray, cfg: ThresholdConfig) -> float:
+def nash_conv(beta: np.ndarray, cfg: ThresholdSolverConfig) -> float:
     """NashConv of the symmetric profile: the sum over the n players of their best-response gains."""
     return cfg.num_players * best_response_gain(beta, cfg)
 
 
-def exploitability(beta: np.ndarray, cfg: ThresholdConfig) -> float:
+def exploitability(beta: np.ndarray, cfg: ThresholdSolverConfig) -> float:
     """OpenSpiel-style exploitability: NashConv / number of players (= one player's gain here)."""
     return best_response_gain(beta, cfg)
 
@@ -121,7 +121,7 @@ def exploitability(beta: np.ndarray, cfg: ThresholdConfig) -> float:
 class ThresholdResult:
     """A symmetric equilibrium and the evidence that it is one."""
 
-    config: ThresholdConfig
+    config: ThresholdSolverConfig
     threshold: float  # bet with card c >= threshold (a fractional part f mixes card floor(threshold): bets 1-f)
     strategy: np.ndarray = field(repr=False)  # bet probability per card
     bet_value: np.ndarray = field(repr=False)  # expected payoff of betting, per card, against the strategy
@@ -140,22 +140,42 @@ class ThresholdSolver:
     bisection on the fractional threshold (never needed for the document's settings, see tests).
     """
 
-    def __init__(self, config: ThresholdConfig) -> None:
+    def __init__(self, config: ThresholdSolverConfig) -> None:
         self.config = config
 
     def _gains(self, threshold: float) -> np.ndarray:
         bet, fold = action_values(threshold_strategy(threshold, self.config.num_cards), self.config)
         return bet - fold
 
+    def _self_consistent(self, t: int) -> bool:
+        gain = self._gains(t)
+        return bool(np.all(gain[t:] >= -1e-12) and np.all(gain[:t] <= 1e-12))
+
+    def _best_response_threshold(self, t: int) -> int:
+        """Lowest card from which betting gains against "bet iff c >= t" (gains rise with the card)."""
+        positive = np.flatnonzero(self._gains(t) > 1e-12)
+        return int(positive[0]) if positive.size else self.config.num_cards
+
     def solve(self) -> ThresholdResult:
+        """Best-response iteration on integer thresholds from the two-player value, then the lowest
+        self-consistent threshold next to it (where a card is exactly indifferent, as for n = 2,
+        alpha = 2, both t and t + 1 are equilibria; we report the lower). Full scan as a fallback."""
         cfg = self.config
         cards = cfg.num_cards
         found: float | None = None
-        for t in range(cards + 1):
-            gain = self._gains(t)
-            if np.all(gain[t:] >= -1e-12) and np.all(gain[:t] <= 1e-12):
+        t = int(round((cards - 1) * (cfg.alpha - 1) / cfg.alpha))
+        for _ in range(30):
+            if self._self_consistent(t):
+                while t > 0 and self._self_consistent(t - 1):
+                    t -= 1
                 found = float(t)
                 break
+            t = self._best_response_threshold(t)
+        if found is None:
+            for t in range(cards + 1):
+                if self._self_consistent(t):
+                    found = float(t)
+                    break
         if found is None:
             found = self._bisect_mixed()
         beta = threshold_strategy(found, cards)
@@ -178,4 +198,60 @@ class ThresholdSolver:
 
 def solve_threshold(num_players: int, alpha: float, num_cards: int = 101) -> ThresholdResult:
     """Convenience wrapper: the exact symmetric equilibrium of one (n, alpha)."""
-    return ThresholdSolver(ThresholdConfig(num_players, alpha, num_cards)).solve()
+    return ThresholdSolver(ThresholdSolverConfig(num_players, alpha, num_cards)).solve()
+
+
+# The document's sampled regret matching, for comparison ---------------------------------------------
+@dataclass(frozen=True)
+class SampledResult:
+    """What the document's sampled regret matching ends with."""
+
+    strategy: np.ndarray = field(repr=False)  # final regret-matching bet probability per card
+    threshold: float  # num_cards - sum(strategy): exactly t for the pure strategy "bet iff card >= t"
+    exploitability: float  # exact OpenSpiel-style exploitability of the final strategy
+    deals: int  # deals sampled
+
+
+def regret_matching_strategy(regrets: np.ndarray) -> np.ndarray:
+    """Bet probability from cumulative (fold, bet) regrets; 1/2 where neither is positive (the document)."""
+    pos = np.maximum(regrets, 0.0)
+    total = pos.sum(axis=1)
+    return np.where(total > 0, pos[:, BET] / np.where(total > 0, total, 1.0), 0.5)
+
+
+def sampled_regret_matching(
+    num_players: int, alpha: float, deals: int, rng: np.random.Generator, batch: int = 1, progress: bool = False
+) -> SampledResult:
+    """The document's algorithm: deal, act from the regret-matching strategy shared by all seats, and add
+    each seat's (bet payoff - actual payoff, fold payoff - actual payoff) to its card's regrets.
+
+    Payoffs come from the rules module (``threshold_payoffs``). With ``batch`` = 1 this is the document's
+    procedure deal by deal; a larger batch plays ``batch`` deals with the same strategy before updating.
+    """
+    from poker_envs.games.threshold import NUM_CARDS, threshold_payoffs
+
+    if deals < 1 or batch < 1:
+        raise ValueError(f"deals and batch must be positive, got deals={deals}, batch={batch}")
+    cfg = ThresholdSolverConfig(num_players, alpha, NUM_CARDS)
+    n = num_players
+    regrets = np.zeros((NUM_CARDS, 2))
+    eye = np.eye(n, dtype=bool)
+    steps = range(0, deals, batch)
+    if progress:
+        from tqdm import tqdm
+
+        steps = tqdm(steps, desc=f"sampled RM n={n} alpha={alpha}", unit="batch")
+    for start in steps:
+        b = min(batch, deals - start)
+        cards = np.argsort(rng.random((b, NUM_CARDS)), axis=1)[:, :n]  # distinct cards per deal
+        bets = rng.random((b, n)) < regret_matching_strategy(regrets)[cards]
+        actual = threshold_payoffs(cards, bets, alpha)
+        # Seat k's payoff with its own move forced: all n variants of every deal at once.
+        variants = np.broadcast_to(bets[:, None, :], (b, n, n))
+        all_cards = np.broadcast_to(cards[:, None, :], (b, n, n))
+        if_fold = threshold_payoffs(all_cards, variants & ~eye, alpha)[:, eye]
+        if_bet = threshold_payoffs(all_cards, variants | eye, alpha)[:, eye]
+        np.add.at(regrets[:, FOLD], cards.ravel(), (if_fold - actual).ravel())
+        np.add.at(regrets[:, BET], cards.ravel(), (if_bet - actual).ravel())
+    strategy = regret_matching_strategy(regrets)
+    return SampledResult(strategy, float(NUM_CARDS - strategy.sum()), exploitability(strategy, cfg), deals)
