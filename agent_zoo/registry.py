@@ -14,6 +14,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from agent_zoo.agent import Agent, RandomAgent
 
 Factory = Callable[[str | None, Any], Agent]
@@ -73,14 +75,48 @@ def _push_fold(arg: str | None, env: Any) -> Agent:
     return make(env, arg)
 
 
+def _require_game(env: Any, prefix: str, name: str) -> None:
+    game = game_name(env)
+    if not game.startswith(prefix):
+        raise ValueError(f"agent {name!r} plays {prefix} only, not {game}")
+
+
 def _threshold(arg: str | None, env: Any) -> Agent:
-    make = _import("agent_zoo.threshold.agent", "make_threshold_agent", "threshold")
-    return make(env, arg)
+    """``threshold``: the exact equilibrium for the table's n and alpha; ``threshold:<t>``: bet iff card >= t."""
+    _require_game(env, "threshold", "threshold")
+    agent_cls = _import("agent_zoo.threshold.agent", "ThresholdAgent", "threshold")
+    if arg is None:
+        return agent_cls()
+    strategy = _import("agent_zoo.threshold.solver", "threshold_strategy", "threshold")
+    try:
+        t = float(arg)
+    except ValueError:
+        raise ValueError(f"agent threshold:{arg}: the argument must be a card threshold such as 50, got {arg!r}") from None
+    num_cards = env.unwrapped.game.config.num_cards if hasattr(env.unwrapped.game.config, "num_cards") else 101
+    if not 0 <= t <= num_cards:
+        raise ValueError(f"agent threshold:{arg}: the threshold must lie in [0, {num_cards}]")
+    return agent_cls(strategy(t, num_cards))
+
+
+def _check_network_fits(agent: Any, env: Any, name: str) -> None:
+    first = env.possible_agents[0]
+    obs_dim = int(np.prod(env.observation_space(first)["observation"].shape))
+    num_actions = int(env.action_space(first).n)
+    if getattr(agent, "obs_dim", obs_dim) != obs_dim or getattr(agent, "num_actions", num_actions) != num_actions:
+        raise ValueError(
+            f"agent {name}: the network takes {agent.obs_dim} features and {agent.num_actions} actions, but {game_name(env)} "
+            f"gives {obs_dim} features and {num_actions} actions (a policy for another game or encoder?)"
+        )
+    trained_on = (getattr(agent, "info", None) or {}).get("game")
+    if trained_on and trained_on != game_name(env):
+        raise ValueError(f"agent {name}: policy file was made for game {trained_on!r}, not {game_name(env)!r}")
 
 
 def _rnad(arg: str | None, env: Any) -> Agent:
-    load = _import("agent_zoo.rnad.agent", "load_rnad_agent", "rnad")
-    return load(_existing_file(arg, "rnad"), env)
+    agent_cls = _import("agent_zoo.rnad.agent", "RNaDAgent", "rnad")
+    agent = agent_cls.load(_existing_file(arg, "rnad"))
+    _check_network_fits(agent, env, f"rnad:{arg}")
+    return agent
 
 
 def _cnn(arg: str | None, env: Any) -> Agent:
