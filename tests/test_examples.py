@@ -46,3 +46,11 @@ def test_threshold_game_smoke():
     assert abs(results["exact_threshold"] - 67) <= 1  # n = 2: (alpha - 1) / alpha of the card range
     assert 0.0 <= results["learned_threshold"] <= 101
     assert results["exploitability_before"] > 0 and results["exploitability_after"] >= 0
+
+
+def test_rnad_leduc_smoke(tmp_path):
+    out = load("rnad_leduc").main(["--steps", "20", "--hands", "40", "--variants", "rnad", "--out", str(tmp_path)])
+    assert 0.0 < out["trained"]["rnad"]["exploitability"] < 4.8
+    result = out["tournament"]
+    assert len(result.agents) == 3 and result.agents[-1].startswith("rnad:")
+    assert (tmp_path / "rnad" / "rnad_seed0.npz").is_file()
