@@ -3,8 +3,9 @@
     python -m agent_zoo.showcase [--hands 1000] [--seed 0] [--workers 2] [--out out/showcase]
 
 Everything it needs is made on the spot: Kuhn and Leduc are solved with CFR+ in about a second and
-the policies saved under ``--out``; push/fold and the threshold game are solved exactly when their
-agents are built. Agents whose optional parts are missing (a CNN checkpoint, torch) are listed as
+the policies saved under ``--out`` (with a 3-iteration CFR+ policy beside each, to show the ranking),
+R-NaD trains briefly on Leduc (reused on a second run), push/fold and the threshold game are solved
+exactly when their agents are built. Agents whose optional parts are missing (a CNN checkpoint, torch) are listed as
 skipped with the reason, never silently dropped. It ends with the result tables and the PNG paths.
 """
 
@@ -50,10 +51,24 @@ def solve_cfr_policy(game: str, out: Path, iterations: int) -> tuple[Path, float
     return path, expl
 
 
+def train_rnad(out: Path, steps: int, seed: int) -> Path:
+    """A short R-NaD (two-stage EMA) run on Leduc; a finished run in ``out`` is reused."""
+    import torch
+
+    from agent_zoo.rnad.experiment import train_one
+
+    torch.set_num_threads(1)
+    variant = "two-stage-ema"
+    res = train_one(variant, steps, seed, out / "rnad", eval_every=max(1, steps // 4), progress=False)
+    print(f"trained R-NaD ({variant}, {steps} steps) on Leduc: exploitability {res['exploitability']:.3f} chips/game (NashConv/2)")
+    return out / "rnad" / f"{variant}_seed{seed}.npz"
+
+
 def lineups(policies: dict[str, Path]) -> list[Lineup]:
+    rnad = (f"rnad:{policies['rnad']}",) if "rnad" in policies else ()
     return [
         Lineup("kuhn", ("random", f"cfr:{policies['kuhn_weak']}", f"cfr:{policies['kuhn']}")),
-        Lineup("leduc", ("random", "heuristic", f"cfr:{policies['leduc_weak']}", f"cfr:{policies['leduc']}")),
+        Lineup("leduc", ("random", "heuristic", f"cfr:{policies['leduc_weak']}", f"cfr:{policies['leduc']}", *rnad)),
         Lineup("push_fold", ("random", "heuristic", "push_fold"), env_config=(("stack_bb", 10.0),)),
         Lineup("threshold", ("random", "threshold", "threshold:75"), env_config=(("alpha", 2.0),)),
         Lineup("limit", ("random", "heuristic"), hands_factor=0.5),
@@ -91,6 +106,7 @@ def main(argv: Sequence[str] | None = None) -> dict[str, TournamentResult]:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--workers", type=int, default=2, help="processes for the tournaments")
     parser.add_argument("--cfr-iterations", type=int, default=1000)
+    parser.add_argument("--rnad-steps", type=int, default=1000, help="R-NaD learner steps on Leduc (0: leave it out)")
     parser.add_argument("--out", default="out/showcase", help="folder for policies, CSV and PNG files")
     parser.add_argument("--games", nargs="*", help="only these games (default: all)")
     parser.add_argument("--no-progress", action="store_true")
@@ -105,8 +121,14 @@ def main(argv: Sequence[str] | None = None) -> dict[str, TournamentResult]:
             policies[key], expl = solve_cfr_policy(game, out, iterations)
             print(f"solved {game} with CFR+ ({iterations} iterations): exploitability {expl:.2e} chips/game (NashConv/2) -> {policies[key]}")
 
-    results: dict[str, TournamentResult] = {}
     notes: list[str] = []
+    if args.rnad_steps > 0 and (not args.games or "leduc" in args.games):
+        try:
+            policies["rnad"] = train_rnad(out, args.rnad_steps, args.seed)
+        except ImportError as exc:
+            notes.append(f"leduc: R-NaD skipped (needs torch: {exc})")
+
+    results: dict[str, TournamentResult] = {}
     pngs: list[Path] = []
     for lineup in lineups(policies):
         if args.games and lineup.game not in args.games:

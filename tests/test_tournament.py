@@ -170,3 +170,23 @@ def test_registry_specs():
     assert {"random", "heuristic", "cfr", "push_fold", "threshold", "rnad", "cnn"} <= set(REGISTRY)
     env = tournament.build_env("kuhn")
     assert make_agent("random", env).name == "random"
+
+
+def test_registry_refuses_agents_for_another_game(tmp_path):
+    leduc = tournament.build_env("leduc")
+    with pytest.raises(ValueError, match="plays threshold only, not leduc_poker"):
+        make_agent("threshold", leduc)
+    with pytest.raises(ValueError, match="must be a card threshold"):
+        make_agent("threshold:high", tournament.build_env("threshold"))
+    from agent_zoo.rnad.agent import RNaDAgent
+
+    rng = np.random.default_rng(0)
+    path = RNaDAgent([(rng.normal(size=(10, 4)), np.zeros(4))], num_actions=3, activate_final=False).save(tmp_path / "p.npz")
+    with pytest.raises(ValueError, match="takes 10 features and 3 actions, but leduc_poker gives 38 features"):
+        make_agent(f"rnad:{path}", leduc)
+
+
+def test_fixed_threshold_agent_loses_to_the_equilibrium():
+    # In a symmetric zero-sum game the equilibrium strategy cannot lose on average; "bet iff card >= 90" is far from it.
+    result = run_tournament("threshold", ["threshold", "threshold:90"], hands=2000, seed=0, progress=False)
+    assert result.mean[0, 1] - result.ci95[0, 1] > 0
