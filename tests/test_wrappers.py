@@ -196,3 +196,19 @@ def test_maskable_ppo_trains_and_self_play_copies_its_policy():
     np.testing.assert_allclose(probs, want, atol=1e-6)
     model.learn(32)  # later training leaves the frozen copy alone
     np.testing.assert_allclose(frozen.action_probabilities(full_obs), want, atol=1e-6)
+
+
+def test_hands_without_a_learner_decision_are_skipped_and_reported():
+    # Push/fold, learner in the big blind (seat 1): when the small blind folds, the learner has nothing to
+    # decide; such hands are played through in reset() and reported (+0.5 bb each: the small blind's post).
+    env = SingleAgentEnv("push_fold_v0", opponents=lambda obs, rng: int(rng.integers(2)), seat=1, stack_bb=10.0)
+    skipped = 0
+    obs, info = env.reset(seed=0)
+    for _ in range(200):
+        skipped += info["skipped_hands"]
+        assert info["skipped_reward"] == 0.5 * info["skipped_hands"]
+        assert info["action_mask"].tolist() == [1, 1]  # facing the all-in: fold or call
+        _, reward, done, _, _ = env.step(0)  # fold: lose the big blind
+        assert done and reward == -1.0
+        obs, info = env.reset()
+    assert 120 < skipped < 280  # about one skipped hand per played one
