@@ -77,7 +77,10 @@ def classify(state: Any, action: int) -> ActionView:
         return ActionView(kind, True, facing)
     first_round = int(getattr(state, "round", getattr(state, "street", 0)) or 0) == 0
     words = [state.action_to_string(a).lower() for a in legal]
-    facing = any("fold" in w for w in words)  # games here mask fold out unless chips are owed
+    if hasattr(state, "to_call"):  # hold'em: exact, even where folding instead of checking is allowed
+        facing = state.to_call(state.current_player()) > 0
+    else:
+        facing = any("fold" in w for w in words)  # the small games mask fold out unless chips are owed
     try:
         kind = _word_kind(state.action_to_string(action), facing)
     except ValueError as exc:
