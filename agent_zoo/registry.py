@@ -61,7 +61,7 @@ def _random(arg: str | None, env: Any) -> Agent:
 
 
 def _heuristic(arg: str | None, env: Any) -> Agent:
-    make = _import("agent_zoo.heuristic", "make_heuristic_agent", "heuristic")
+    make = _import("agent_zoo.cnn.heuristic", "make_heuristic_agent", "heuristic")
     return make(env, arg)
 
 
@@ -131,7 +131,7 @@ def _cluster(arg: str | None, env: Any) -> Agent:
 
 REGISTRY: dict[str, AgentEntry] = {
     "random": AgentEntry(_random, False, "", "uniform over the legal actions; every game"),
-    "heuristic": AgentEntry(_heuristic, False, "optional style", "rule-based player (45% bet/raise, 45% check/call, 10% fold in no-limit)"),
+    "heuristic": AgentEntry(_heuristic, False, "optional style", "45% bet/raise, 45% check/call, 10% fold, cards ignored (000's bootstrap player); hold'em, Leduc"),
     "cfr": AgentEntry(_cfr, True, "policy file (.npz) saved by python -m agent_zoo.cfr", "tabular CFR/CFR+/DCFR average policy; Kuhn, Leduc"),
     "push_fold": AgentEntry(_push_fold, False, "optional stack/ante override", "Nash push/fold chart solved on the fly; push/fold"),
     "threshold": AgentEntry(_threshold, False, "optional threshold", "exact symmetric equilibrium threshold; threshold game"),
