@@ -56,11 +56,19 @@ def _existing_file(arg: str, name: str) -> Path:
     return path
 
 
+def _require_game(env: Any, prefix: str, name: str) -> None:
+    game = game_name(env)
+    if not game.startswith(prefix):
+        raise ValueError(f"agent {name!r} plays {prefix} only, not {game}")
+
+
 def _random(arg: str | None, env: Any) -> Agent:
     return RandomAgent()
 
 
 def _heuristic(arg: str | None, env: Any) -> Agent:
+    if not game_name(env).endswith("_holdem"):
+        raise ValueError(f"agent 'heuristic' plays limit and no-limit hold'em only, not {game_name(env)}")
     make = _import("agent_zoo.cnn.heuristic", "make_heuristic_agent", "heuristic")
     return make(env, arg)
 
@@ -73,12 +81,6 @@ def _cfr(arg: str | None, env: Any) -> Agent:
 def _push_fold(arg: str | None, env: Any) -> Agent:
     make = _import("agent_zoo.push_fold.agent", "make_push_fold_agent", "push_fold")
     return make(env, arg)
-
-
-def _require_game(env: Any, prefix: str, name: str) -> None:
-    game = game_name(env)
-    if not game.startswith(prefix):
-        raise ValueError(f"agent {name!r} plays {prefix} only, not {game}")
 
 
 def _threshold(arg: str | None, env: Any) -> Agent:
@@ -131,7 +133,7 @@ def _cluster(arg: str | None, env: Any) -> Agent:
 
 REGISTRY: dict[str, AgentEntry] = {
     "random": AgentEntry(_random, False, "", "uniform over the legal actions; every game"),
-    "heuristic": AgentEntry(_heuristic, False, "optional style", "45% bet/raise, 45% check/call, 10% fold, cards ignored (000's bootstrap player); hold'em, Leduc"),
+    "heuristic": AgentEntry(_heuristic, False, "optional style", "45% bet/raise, 45% check/call, 10% fold, cards ignored (000's bootstrap player); hold'em"),
     "cfr": AgentEntry(_cfr, True, "policy file (.npz) saved by python -m agent_zoo.cfr", "tabular CFR/CFR+/DCFR average policy; Kuhn, Leduc"),
     "push_fold": AgentEntry(_push_fold, False, "optional stack/ante override", "Nash push/fold chart solved on the fly; push/fold"),
     "threshold": AgentEntry(_threshold, False, "optional threshold", "exact symmetric equilibrium threshold; threshold game"),

@@ -68,8 +68,8 @@ def lineups(policies: dict[str, Path]) -> list[Lineup]:
     rnad = (f"rnad:{policies['rnad']}",) if "rnad" in policies else ()
     return [
         Lineup("kuhn", ("random", f"cfr:{policies['kuhn_weak']}", f"cfr:{policies['kuhn']}")),
-        Lineup("leduc", ("random", "heuristic", f"cfr:{policies['leduc_weak']}", f"cfr:{policies['leduc']}", *rnad)),
-        Lineup("push_fold", ("random", "heuristic", "push_fold"), env_config=(("stack_bb", 10.0),)),
+        Lineup("leduc", ("random", f"cfr:{policies['leduc_weak']}", f"cfr:{policies['leduc']}", *rnad)),
+        Lineup("push_fold", ("random", "push_fold", "push_fold:20"), env_config=(("stack_bb", 10.0),)),
         Lineup("threshold", ("random", "threshold", "threshold:75"), env_config=(("alpha", 2.0),)),
         Lineup("limit", ("random", "heuristic"), hands_factor=0.5),
         Lineup("nolimit", ("random", "heuristic"), hands_factor=0.5),
