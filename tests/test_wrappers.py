@@ -135,9 +135,9 @@ def test_callable_opponent_and_sequence_and_mapping():
 
 @pytest.mark.parametrize("env_id", sorted(GYMNASIUM_ENVS))
 def test_every_game_is_registered_with_gymnasium(env_id):
+    check_env(gymnasium.make(env_id, opponent="random", render_mode="ansi").unwrapped)  # render check included
     env = gymnasium.make(env_id, opponent="random", seat="rotate")
     assert isinstance(env.unwrapped, SingleAgentEnv)
-    check_env(env.unwrapped, skip_render_check=True)
     obs, info = env.reset(seed=0)
     assert env.observation_space.contains(obs)
     total_hands = 0

@@ -95,7 +95,7 @@ class SingleAgentEnv(gymnasium.Env):
         env_config: configuration of the AEC env when it is built here (e.g. ``num_players=6``).
     """
 
-    metadata: dict[str, Any] = {"render_modes": ["ansi", "human"]}
+    metadata: dict[str, Any] = {"render_modes": ["ansi", "human"], "render_fps": 1}
 
     def __init__(
         self,
