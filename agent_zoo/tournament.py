@@ -124,7 +124,8 @@ def play_block(task: tuple[int, int, str, dict[str, Any], tuple[Any, Any], int, 
         _WORKER_CACHE[key] = (build_env(game, env_config), {})
     env, agent_cache = _WORKER_CACHE[key]
     a, b = (_resolve(x, env, agent_cache) for x in pair)
-    deal_seq, act_seq = seq.spawn(2)
+    # The children spawn(2) would give, made without mutating ``seq`` (a re-run task gives the same block).
+    deal_seq, act_seq = (np.random.SeedSequence(seq.entropy, spawn_key=(*seq.spawn_key, k)) for k in range(2))
     deal_seeds = np.random.default_rng(deal_seq).integers(0, 2**63, size=deals)
     rng = np.random.default_rng(act_seq)
     options = dict(GAMES[game].reset_options) or None
