@@ -190,3 +190,9 @@ def test_fixed_threshold_agent_loses_to_the_equilibrium():
     # In a symmetric zero-sum game the equilibrium strategy cannot lose on average; "bet iff card >= 90" is far from it.
     result = run_tournament("threshold", ["threshold", "threshold:90"], hands=2000, seed=0, progress=False)
     assert result.mean[0, 1] - result.ci95[0, 1] > 0
+
+
+def test_a_block_is_a_pure_function_of_its_task():
+    task = (0, 0, "leduc", {}, ("random", "random"), 30, np.random.SeedSequence(5).spawn(1)[0], True)
+    first, again = tournament.play_block(task), tournament.play_block(task)
+    assert np.array_equal(first.values, again.values) and first.style == again.style
