@@ -79,6 +79,7 @@ def _cfr(arg: str | None, env: Any) -> Agent:
 
 
 def _push_fold(arg: str | None, env: Any) -> Agent:
+    _require_game(env, "push_fold", "push_fold")
     make = _import("agent_zoo.push_fold.agent", "make_push_fold_agent", "push_fold")
     return make(env, arg)
 
@@ -135,7 +136,7 @@ REGISTRY: dict[str, AgentEntry] = {
     "random": AgentEntry(_random, False, "", "uniform over the legal actions; every game"),
     "heuristic": AgentEntry(_heuristic, False, "optional style", "45% bet/raise, 45% check/call, 10% fold, cards ignored (000's bootstrap player); hold'em"),
     "cfr": AgentEntry(_cfr, True, "policy file (.npz) saved by python -m agent_zoo.cfr", "tabular CFR/CFR+/DCFR average policy; Kuhn, Leduc"),
-    "push_fold": AgentEntry(_push_fold, False, "optional stack/ante override", "Nash push/fold chart solved on the fly; push/fold"),
+    "push_fold": AgentEntry(_push_fold, False, "optional STACK[,ANTE]: one fixed chart", "heads-up Nash push/fold chart for the table's stack and ante, solved on the fly; push/fold"),
     "threshold": AgentEntry(_threshold, False, "optional threshold", "exact symmetric equilibrium threshold; threshold game"),
     "rnad": AgentEntry(_rnad, True, "checkpoint saved by python -m agent_zoo.rnad", "R-NaD (two-stage averaging) policy network; Leduc"),
     "cnn": AgentEntry(_cnn, True, "checkpoint saved by python -m agent_zoo.cnn", "Poker-CNN value network of a self-play generation; no-limit hold'em"),

@@ -84,7 +84,7 @@ def available(game: str, candidates: Sequence[str], env_config: dict) -> tuple[l
         try:
             make_agent(spec, env)
             ok.append(spec)
-        except (ValueError, TypeError, ImportError) as exc:
+        except (ValueError, TypeError, ImportError, OSError) as exc:
             skipped.append(f"{spec}: {exc}")
     return ok, skipped
 
@@ -106,7 +106,7 @@ def main(argv: Sequence[str] | None = None) -> dict[str, TournamentResult]:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--workers", type=int, default=2, help="processes for the tournaments")
     parser.add_argument("--cfr-iterations", type=int, default=1000)
-    parser.add_argument("--rnad-steps", type=int, default=1000, help="R-NaD learner steps on Leduc (0: leave it out)")
+    parser.add_argument("--rnad-steps", type=int, default=500, help="R-NaD learner steps on Leduc (0: leave it out)")
     parser.add_argument("--out", default="out/showcase", help="folder for policies, CSV and PNG files")
     parser.add_argument("--games", nargs="*", help="only these games (default: all)")
     parser.add_argument("--no-progress", action="store_true")
