@@ -195,6 +195,21 @@ class FastAssertOutOfBoundsWrapper(_OneHop, wrappers.AssertOutOfBoundsWrapper):
     def __init__(self, env: AECEnv) -> None:
         super().__init__(env)
         self._raw = env.unwrapped
+        # Discrete action spaces are checked with one comparison for plain ints (gymnasium's
+        # Discrete.contains builds numpy dtype info on every call); anything else takes the generic check.
+        self._bounds: dict[Any, tuple[int, int]] = {}
+        for agent in env.possible_agents:
+            space = env.action_space(agent)
+            if isinstance(space, spaces.Discrete):
+                self._bounds[agent] = (int(space.start), int(space.start) + int(space.n))
+
+    def step(self, action: Any) -> None:
+        if action.__class__ is int:
+            bounds = self._bounds.get(self._raw.agent_selection)
+            if bounds is not None and bounds[0] <= action < bounds[1]:
+                wrappers.BaseWrapper.step(self, action)  # in bounds: what AssertOutOfBoundsWrapper does next
+                return
+        super().step(action)
 
 
 class FastOrderEnforcingWrapper(_OneHop, wrappers.OrderEnforcingWrapper):
