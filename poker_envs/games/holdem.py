@@ -409,11 +409,13 @@ class HoldemState(GameState):
             if low <= to <= high:
                 return kind, to
         else:
-            if action == 2 + len(self.game.fractions):
+            fractions = self.game.fractions
+            if action == 2 + len(fractions):
                 return kind, high
-            for a, to in self._fraction_amounts(low, high):
-                if a == action:
-                    return kind, to
+            legal = self._legal if self._legal is not None else self.legal_actions()
+            if action in legal:  # a fraction id that is neither masked nor a repeat: its amount directly
+                pot_after_call = sum(self.contributed) + self._max_bet - self.bets[seat]
+                return kind, max(low, int(self._max_bet + fractions[int(action) - 2] * pot_after_call + 0.5))
         self._illegal(action, "")
         raise AssertionError  # unreachable
 
