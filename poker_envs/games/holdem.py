@@ -189,9 +189,8 @@ class HoldemState(GameState):
         "_max_bet", "_full_raise", "_num_raises", "_legal", "_rr", "_limit",
     )
 
-    def __init__(self, game: HoldemGame, button: int, deck: tuple[int, ...] = (), _blank: bool = False) -> None:
-        if _blank:
-            return
+    def __init__(self, game: HoldemGame, button: int, deck: tuple[int, ...] = ()) -> None:
+        """Post antes and blinds for ``button``; ``deck`` is the fixed dealing order (may be empty or short)."""
         cfg = game.config
         n = cfg.num_players
         self.game = game
