@@ -28,77 +28,102 @@ CATEGORY_NAMES = (
 )
 HIGH_CARD, PAIR, TWO_PAIR, TRIPS, STRAIGHT, FLUSH, FULL_HOUSE, QUADS, STRAIGHT_FLUSH = range(9)
 
-_CARD_KEY = {c: int(k) for c, k in enumerate(_t.CARD_KEYS)}
+# Scalar keys: the batched key (rank-key sum in bits 0..22, four 3-bit suit counters in bits 23..34) plus a
+# presence bit per card at 35 + 13 * suit + rank, which both catches repeated cards (a carry lowers the bit
+# count) and hands the flush suit's rank mask over directly. Python ints take the 87 bits in their stride.
+_PRESENCE_SHIFT = 35
+_CARD_KEY: dict[int, int] = {
+    c: int(_t.CARD_KEYS[c]) + (1 << (_PRESENCE_SHIFT + 13 * (c & 3) + (c >> 2))) for c in range(52)
+}
 _RANK_MASK = _t.RANK_MASK
 _SUIT_SHIFT = _t.SUIT_SHIFT
 _FLUSH_SUIT: list[int] = _t.FLUSH_SUIT.tolist()
 _FLUSH_VALUE: list[int] = _t.FLUSH_VALUE.tolist()
-_RANK_DICT: dict[int, dict[int, int]] = {}  # hand size -> rank-key sum -> non-flush value, built on first use
+_RANK_DICTS: dict[int, dict[int, int]] = {}  # hand size -> rank-key sum -> non-flush value, built on first use
 
 
 def evaluate(cards: Sequence[int]) -> int:
     """Value of the best five-card hand among 5, 6 or 7 distinct cards (larger is better)."""
-    rank_dict = _RANK_DICT.get(len(cards))
-    if rank_dict is None:
-        if len(cards) not in _t.HAND_SIZES:
-            raise ValueError(f"cards: expected 5, 6 or 7 cards, got {len(cards)}")
-        rank_dict = _RANK_DICT[len(cards)] = _t.rank_dict(len(cards))
+    n = len(cards)
+    k = _CARD_KEY
     try:
-        key = sum(map(_CARD_KEY.__getitem__, cards))
+        if n == 7:
+            a, b, c, d, e, f, g = cards
+            key = k[a] + k[b] + k[c] + k[d] + k[e] + k[f] + k[g]
+        elif n == 6:
+            a, b, c, d, e, f = cards
+            key = k[a] + k[b] + k[c] + k[d] + k[e] + k[f]
+        elif n == 5:
+            a, b, c, d, e = cards
+            key = k[a] + k[b] + k[c] + k[d] + k[e]
+        else:
+            raise ValueError(f"cards: expected 5, 6 or 7 cards, got {n}")
     except (KeyError, TypeError):
-        bad = [c for c in cards if c not in _CARD_KEY]
+        bad = [c for c in cards if not isinstance(c, (int, np.integer)) or c not in k]
         raise ValueError(f"cards: {bad!r} are not card ids in 0..51") from None
-    if len(set(cards)) != len(cards):
+    present = key >> _PRESENCE_SHIFT
+    if present.bit_count() != n:
         raise ValueError(f"cards: {list(cards)!r} holds a repeated card")
-    suit = _FLUSH_SUIT[key >> _SUIT_SHIFT]
-    if suit < 0:
-        return rank_dict[key & _RANK_MASK]
-    mask = 0
-    for c in cards:
-        if c & 3 == suit:
-            mask |= 1 << (c >> 2)
-    return _FLUSH_VALUE[mask]
+    suit = _FLUSH_SUIT[(key >> _SUIT_SHIFT) & 4095]
+    if suit >= 0:
+        return _FLUSH_VALUE[(present >> (13 * suit)) & 8191]
+    try:
+        return _RANK_DICTS[n][key & _RANK_MASK]
+    except KeyError:
+        _RANK_DICTS[n] = _t.rank_dict(n)
+        return _RANK_DICTS[n][key & _RANK_MASK]
+
+
+_CHUNK = 1 << 14  # hands per pass: keeps the intermediates of a pass in cache
+_PRESENCE = np.left_shift(1, np.arange(52, dtype=np.int64))  # one bit per card, for the repeat check
 
 
 def evaluate_batch(cards: np.ndarray, *, check: bool = True) -> np.ndarray:
     """Values (int32, shape (N,)) of N hands given as an int array of shape (N, 5), (N, 6) or (N, 7).
 
-    ``check=False`` skips the range and repeated-card checks (about a fifth of the time) for callers
-    whose hands are valid by construction; invalid hands then give meaningless values.
+    Values equal :func:`evaluate` on each row. ``check=False`` skips the range and repeated-card checks
+    (about a third of the time) for callers whose hands are valid by construction; invalid hands then
+    give meaningless values or an IndexError.
     """
     hands = np.asarray(cards)
     if hands.ndim != 2 or hands.shape[1] not in _t.HAND_SIZES:
         raise ValueError(f"cards: expected shape (N, 5), (N, 6) or (N, 7), got {hands.shape}")
     if hands.dtype.kind not in "iu":
         raise ValueError(f"cards: expected an integer array, got dtype {hands.dtype}")
-    if check and len(hands):
-        _check_batch(hands)
     table = _t.rank_table(hands.shape[1])
-    cols = _t.CARD_KEYS[hands.T]  # (n, N): one row of keys per card position
-    key = cols[0].copy()
-    for row in cols[1:]:
-        key += row
+    out = np.empty(len(hands), dtype=np.int32)
+    for start in range(0, len(hands), _CHUNK):
+        chunk = hands[start : start + _CHUNK].astype(np.intp, copy=False)
+        if check:
+            _check_chunk(chunk, start)
+        out[start : start + _CHUNK] = _evaluate_chunk(chunk, table)
+    return out
+
+
+def _evaluate_chunk(hands: np.ndarray, table: np.ndarray) -> np.ndarray:
+    """Values of valid hands (intp array (M, n)): one rank-table lookup, flush rows redone by rank mask."""
+    key = np.einsum("ij->i", _t.CARD_KEYS[hands])
     values = table[key & _RANK_MASK]
     suit = _t.FLUSH_SUIT[key >> _SUIT_SHIFT]
     flushed = np.flatnonzero(suit >= 0)
     if len(flushed):
         sub = hands[flushed]
         in_suit = (sub & 3) == suit[flushed, None]
-        mask = (in_suit.astype(np.int64) << (sub >> 2)).sum(axis=1)
+        mask = np.einsum("ij->i", in_suit.astype(np.intp) << (sub >> 2))
         values[flushed] = _t.FLUSH_VALUE[mask]
     return values
 
 
-def _check_batch(hands: np.ndarray) -> None:
+def _check_chunk(hands: np.ndarray, offset: int) -> None:
     low, high = hands.min(), hands.max()
     if low < 0 or high > 51:
         raise ValueError(f"cards: card ids must be in 0..51, found {low if low < 0 else high}")
-    seen = np.zeros(len(hands), dtype=np.uint64)
-    for col in hands.T:
-        seen |= np.uint64(1) << col.astype(np.uint64)
-    repeated = np.flatnonzero(_popcount64(seen) != hands.shape[1])
+    # A sum of distinct powers of two has one bit per term; a repeated card makes a carry and loses one.
+    present = np.einsum("ij->i", _PRESENCE[hands])
+    repeated = np.flatnonzero(_popcount64(present) != hands.shape[1])
     if len(repeated):
-        raise ValueError(f"cards: hand {int(repeated[0])} ({hands[repeated[0]].tolist()}) repeats a card")
+        row = int(repeated[0])
+        raise ValueError(f"cards: hand {offset + row} ({hands[row].tolist()}) repeats a card")
 
 
 def _popcount64(x: np.ndarray) -> np.ndarray:
@@ -106,7 +131,7 @@ def _popcount64(x: np.ndarray) -> np.ndarray:
         return np.bitwise_count(x)
     total = np.zeros(x.shape, dtype=np.int64)
     for shift in range(0, 52, 13):
-        total += _t.POPCOUNT[((x >> np.uint64(shift)) & np.uint64(8191)).astype(np.int64)]
+        total += _t.POPCOUNT[(x >> shift) & 8191]
     return total
 
 
