@@ -54,3 +54,28 @@ def test_rnad_leduc_smoke(tmp_path):
     result = out["tournament"]
     assert len(result.agents) == 3 and result.agents[-1].startswith("rnad:")
     assert (tmp_path / "rnad" / "rnad_seed0.npz").is_file()
+
+
+def test_nolimit_cnn_sb3_smoke(tmp_path):
+    module = load("nolimit_cnn_sb3")
+    extractor = module.make_extractor_class()
+    from gymnasium import spaces
+
+    import torch
+
+    features = extractor(spaces.Box(0.0, 1.0, (33, 17, 17), np.float32), features_dim=16)(torch.zeros(3, 33, 17, 17))
+    assert features.shape == (3, 16)
+    results = module.main(["--timesteps", "128", "--eval-hands", "10", "--save", str(tmp_path / "m.zip")])
+    for stage in ("before", "after"):
+        assert set(results[stage]) == {"random", "heuristic"}
+        assert all(np.isfinite(m) for m, _ in results[stage].values())
+    assert (tmp_path / "m.zip").is_file()
+
+
+def test_push_fold_chart_smoke(tmp_path):
+    pytest.importorskip("agent_zoo.push_fold.chart")
+    out = load("push_fold_chart").main(["--stack", "10", "--ante", "0", "--stacks", "5", "10", "--hands", "40", "--out", str(tmp_path)])
+    assert out["png"].is_file() and out["png"].read_bytes()[:4] == b"\x89PNG"
+    (s5, push5, call5), (s10, push10, call10) = out["ranges"]
+    assert push5 > push10 > 0 and call5 > call10 > 0  # shorter stacks push and call wider
+    assert out["tournament"].agents == ["push_fold", "push_fold:20", "random"]
