@@ -150,3 +150,12 @@ def test_uint8_poker_cnn_object_in_the_env():
     env = nolimit_holdem_v0.env(bet_sizing="chips", starting_stack=100, obs_encoder=PokerCNNEncoder(game, dtype=np.uint8))
     seen = play_random(env, 10, seed=8)
     assert seen[0]["observation"].dtype == np.uint8
+
+
+@pytest.mark.parametrize("name", sorted(HOLDEM_ENCODERS))
+def test_pettingzoo_api_test_with_each_encoder(name):
+    from pettingzoo.test import api_test
+
+    api_test(nolimit_holdem_v0.env(obs_encoder=name, num_players=3), num_cycles=200)
+    api_test(limit_holdem_v0.env(obs_encoder=name), num_cycles=100)
+    api_test(push_fold_v0.env(obs_encoder=name), num_cycles=100)
