@@ -74,6 +74,8 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--timesteps", type=int, default=30_000)
     parser.add_argument("--opponent", default="random", help="training opponent (registry name)")
     parser.add_argument("--eval-hands", type=int, default=1000)
+    parser.add_argument("--n-steps", type=int, default=512, help="PPO rollout length")
+    parser.add_argument("--epochs", type=int, default=10, help="PPO epochs per rollout")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--save", default="out/examples/nolimit_cnn_ppo.zip")
     args = parser.parse_args(argv)
@@ -92,8 +94,9 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
         "MlpPolicy",
         env,
         policy_kwargs={"features_extractor_class": make_extractor_class(), "features_extractor_kwargs": {"features_dim": 128}},
-        n_steps=512,
-        batch_size=128,
+        n_steps=args.n_steps,
+        batch_size=min(128, args.n_steps),
+        n_epochs=args.epochs,
         learning_rate=3e-4,
         seed=args.seed,
         device="cpu",

@@ -65,7 +65,7 @@ def test_nolimit_cnn_sb3_smoke(tmp_path):
 
     features = extractor(spaces.Box(0.0, 1.0, (33, 17, 17), np.float32), features_dim=16)(torch.zeros(3, 33, 17, 17))
     assert features.shape == (3, 16)
-    results = module.main(["--timesteps", "128", "--eval-hands", "10", "--save", str(tmp_path / "m.zip")])
+    results = module.main(["--timesteps", "64", "--n-steps", "64", "--epochs", "1", "--eval-hands", "10", "--save", str(tmp_path / "m.zip")])
     for stage in ("before", "after"):
         assert set(results[stage]) == {"random", "heuristic"}
         assert all(np.isfinite(m) for m, _ in results[stage].values())
