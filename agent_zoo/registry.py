@@ -81,7 +81,14 @@ def _cfr(arg: str | None, env: Any) -> Agent:
 def _push_fold(arg: str | None, env: Any) -> Agent:
     _require_game(env, "push_fold", "push_fold")
     make = _import("agent_zoo.push_fold.agent", "make_push_fold_agent", "push_fold")
-    return make(env, arg)
+    try:
+        agent = make(env, arg)
+        config = env.unwrapped.game.config
+        if getattr(agent, "result", None) is None and config.stacks_bb is None:
+            agent.chart_for(config.stack_bb, config.ante_bb)  # solve now: a missing equity table fails here, not mid-match
+    except FileNotFoundError as exc:
+        raise ValueError(f"agent push_fold cannot be built: {exc}") from exc
+    return agent
 
 
 def _threshold(arg: str | None, env: Any) -> Agent:

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from agent_zoo.registry import make_agent
-from agent_zoo.tournament import TournamentResult, build_env, run_tournament
+from agent_zoo.tournament import TournamentResult, build_env, run_tournament, short_label
 
 
 WEAK_CFR_ITERATIONS = 3  # a barely trained CFR+ policy, to show the ranking separate strong from weak
@@ -129,6 +129,7 @@ def main(argv: Sequence[str] | None = None) -> dict[str, TournamentResult]:
             notes.append(f"leduc: R-NaD skipped (needs torch: {exc})")
 
     results: dict[str, TournamentResult] = {}
+    failed = False
     pngs: list[Path] = []
     for lineup in lineups(policies):
         if args.games and lineup.game not in args.games:
@@ -144,11 +145,16 @@ def main(argv: Sequence[str] | None = None) -> dict[str, TournamentResult]:
             notes.append(f"{lineup.game}: fewer than two agents available, no tournament")
             continue
         hands = max(2, int(args.hands * lineup.hands_factor) // 2 * 2)
-        print(f"\n== {lineup.game}: {', '.join(agents)}; {hands} hands per match")
-        result = run_tournament(
-            lineup.game, agents, hands=hands, seed=args.seed, workers=args.workers, env_config=config,
-            progress=not args.no_progress,
-        )
+        print(f"\n== {lineup.game}: {', '.join(short_label(a) for a in agents)}; {hands} hands per match")
+        try:
+            result = run_tournament(
+                lineup.game, agents, hands=hands, seed=args.seed, workers=args.workers, env_config=config,
+                progress=not args.no_progress,
+            )
+        except Exception as exc:  # one broken game must not hide the others' results; reported and exit 1
+            notes.append(f"{lineup.game}: tournament FAILED: {type(exc).__name__}: {exc}")
+            failed = True
+            continue
         results[lineup.game] = result
         png = out / f"tournament_{lineup.game}.png"
         result.write_png(str(png))
@@ -172,6 +178,8 @@ def main(argv: Sequence[str] | None = None) -> dict[str, TournamentResult]:
         print("\nNotes:\n  " + "\n  ".join(notes))
     print("\nPNG files:\n  " + "\n  ".join(str(p) for p in pngs))
     print(f"\nshowcase finished in {time.perf_counter() - start:.0f} s")
+    if failed:
+        raise SystemExit(1)
     return results
 
 
