@@ -196,3 +196,17 @@ def test_a_block_is_a_pure_function_of_its_task():
     task = (0, 0, "leduc", {}, ("random", "random"), 30, np.random.SeedSequence(5).spawn(1)[0], True)
     first, again = tournament.play_block(task), tournament.play_block(task)
     assert np.array_equal(first.values, again.values) and first.style == again.style
+
+
+def test_showcase_smoke(tmp_path, capsys):
+    from agent_zoo import showcase
+
+    results = showcase.main(
+        ["--hands", "40", "--games", "kuhn", "threshold", "--rnad-steps", "0", "--workers", "1", "--cfr-iterations", "50",
+         "--no-progress", "--out", str(tmp_path)]
+    )
+    assert set(results) == {"kuhn", "threshold"}
+    assert len(results["kuhn"].agents) == 3 and results["threshold"].agents == ["random", "threshold", "threshold:75"]
+    printed = capsys.readouterr().out
+    assert "PNG files:" in printed and str(tmp_path / "tournament_kuhn.png") in printed
+    assert (tmp_path / "tournament_threshold.png").read_bytes()[:4] == b"\x89PNG"
