@@ -5,8 +5,8 @@ the way a user's loop drives a PettingZoo AEC environment, for this package's en
     python benchmarks/env_throughput.py [--seconds 3] [--rounds 3] [--only nolimit] [--profile LABEL]
 
 Prints steps/s (player decisions) and hands/s per entry and, for entries with a named peer, the ratio
-of our steps/s to the peer's. Entries take turns in ``--rounds`` short rounds and keep their best. ``--profile LABEL`` runs one entry under cProfile and prints the top
-functions instead. Figures are noisy on a shared machine: compare entries of the same run only.
+of our steps/s to the peer's. Entries take turns in ``--rounds`` short rounds and keep their best.
+``--profile LABEL`` runs one entry under cProfile and prints the top functions instead. Figures are noisy on a shared machine: compare entries of the same run only.
 """
 
 from __future__ import annotations
@@ -119,14 +119,15 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=3.0, help="time per entry")
     parser.add_argument("--rounds", type=int, default=3, help="rounds taken in turn by the entries (best kept)")
     parser.add_argument("--only", default="", help="run only entries whose label contains this text (peers kept)")
-    parser.add_argument("--profile", default="", help="profile the first entry whose label contains this text")
+    parser.add_argument("--profile", default="", help="profile the entry with this label (or the first containing it)")
     args = parser.parse_args()
     if args.seconds <= 0:
         parser.error("--seconds must be positive")
     if args.rounds < 1:
         parser.error("--rounds must be at least 1")
     if args.profile:
-        entry = next((e for e in ENTRIES if args.profile in e.label), None)
+        exact = [e for e in ENTRIES if e.label == args.profile]
+        entry = exact[0] if exact else next((e for e in ENTRIES if args.profile in e.label), None)
         if entry is None:
             parser.error(f"--profile {args.profile!r} matches no entry; labels: {[e.label for e in ENTRIES]}")
         profiler = cProfile.Profile()
