@@ -121,6 +121,18 @@ def test_short_all_ins_adding_up_to_a_full_raise_reopen() -> None:
     assert s.current_player() == 1 and s.legal_raise_range() == (31, 198)
 
 
+def test_preflop_all_in_for_less_than_a_big_blind_raise_does_not_reopen_for_limpers() -> None:
+    # Four players, blinds 1/2: seat 3 limps for 2, seat 0 (3 chips) moves all-in to 3, a raise of 1 < 2.
+    # Seat 1 (small blind) and seat 2 (big blind) have not acted and may raise; seat 3, back on turn, may not.
+    s = dealt(game(4, stacks=(3, 200, 200, 200)), button=0)  # seat 1 SB, seat 2 BB, seat 3 first
+    play(s, CALL, (RAISE, 3))
+    assert s.current_player() == 1 and s.legal_raise_range() == (5, 200)
+    play(s, CALL)
+    assert s.legal_raise_range() == (5, 200)  # the big blind's option
+    play(s, CALL)
+    assert s.current_player() == 3 and s.legal_raise_range() is None and s.legal_actions() == [0, 1]
+
+
 def test_no_raise_against_players_all_in_and_no_decision_left() -> None:
     s = dealt(game(2, stacks=(200, 50)), button=0)
     play(s, (RAISE, 50))  # the button raises to 50: exactly what seat 1 has in total
