@@ -79,3 +79,12 @@ def test_push_fold_chart_smoke(tmp_path):
     (s5, push5, call5), (s10, push10, call10) = out["ranges"]
     assert push5 > push10 > 0 and call5 > call10 > 0  # shorter stacks push and call wider
     assert out["tournament"].agents == ["push_fold", "push_fold:20", "random"]
+
+
+def test_cnn_generations_smoke(tmp_path):
+    pytest.importorskip("agent_zoo.cnn.train")
+    out = load("cnn_generations").main(
+        ["--generations", "1", "--heuristic-hands", "8", "--hands", "4", "--out", str(tmp_path)]
+    )
+    assert [p.name for p in out["checkpoints"]] == ["gen_1.pt"] and out["checkpoints"][0].is_file()
+    assert out["tournament"].agents == ["random", "heuristic", f"cnn:{out['checkpoints'][0]}"]
