@@ -27,6 +27,7 @@ from typing import NamedTuple
 import numpy as np
 
 from poker_envs.core.cards import NUM_CARDS, card_to_str, cards_to_str, check_deck
+from poker_envs.core.evaluator import evaluate
 from poker_envs.core.pots import Pot, award_pots, build_pots
 from poker_envs.games.base import CHANCE, TERMINAL, Game, GameState
 
@@ -612,8 +613,6 @@ class HoldemState(GameState):
         pots = build_pots(self.contributed, self.folded)
         strengths = None
         if len(live) > 1:
-            from poker_envs.core.evaluator import evaluate
-
             board = self.board
             strengths = [None] * n
             for s in live:
