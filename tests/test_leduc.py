@@ -173,3 +173,20 @@ def test_env_episodes_replayed_in_openspiel() -> None:
             theirs.apply_action(a)
         assert theirs.is_terminal()
         assert [total["player_0"], total["player_1"]] == list(theirs.returns())
+
+
+def test_rank_chips_encoder_hand_worked() -> None:
+    from poker_envs.encoders.small_games import LeducRankChipsEncoder
+
+    game = LeducGame()
+    s = game.new_initial_state(deal=(5, 0, 4))  # player 0 Kb, player 1 Ja, public Ka
+    rng = np.random.default_rng(0)
+    s.apply(s.sample_chance(rng))
+    s.apply(s.sample_chance(rng))
+    s.apply(RAISE)  # player 0 has 3 in, player 1 has 1
+    v = LeducRankChipsEncoder(game).encode(s, 1)
+    assert np.flatnonzero(v).tolist() == [0, 6 + 1, 21 + 3]  # own rank J, no public card, own 1, opponent 3
+    s.apply(CALL)
+    s.apply(s.sample_chance(rng))
+    v = LeducRankChipsEncoder(game).encode(s, 0)
+    assert np.flatnonzero(v).tolist() == [2, 3 + 2, 6 + 3, 21 + 3]
