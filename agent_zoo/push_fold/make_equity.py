@@ -16,6 +16,7 @@ The run is split into chunks saved in ``--work-dir`` so an interrupted run resum
 from __future__ import annotations
 
 import argparse
+import functools
 import itertools
 import time
 from collections.abc import Callable
@@ -34,19 +35,23 @@ def _suit_permutations() -> np.ndarray:
     return np.array(list(itertools.permutations(range(4))), dtype=np.int64)
 
 
+@functools.lru_cache(maxsize=1)
 def canonical_boards() -> tuple[np.ndarray, np.ndarray]:
     """One representative per suit-isomorphism class of 5-card boards, and the class sizes (sum C(52,5))."""
-    all_boards = np.array(list(itertools.combinations(range(52), 5)), dtype=np.int64)
-    ranks, suits = all_boards & ~3, all_boards & 3
+    flat = itertools.chain.from_iterable(itertools.combinations(range(52), 5))
+    all_boards = np.fromiter(flat, dtype=np.int64, count=5 * 2_598_960).reshape(-1, 5)
+    cards = np.arange(52)
     key = np.full(len(all_boards), np.iinfo(np.int64).max, dtype=np.int64)
-    one = np.int64(1)
     for perm in _suit_permutations():
-        mask = np.bitwise_or.reduce(one << (ranks | perm[suits]), axis=1)
-        np.minimum(key, mask, out=key)
+        bit = np.int64(1) << ((cards & ~3) | perm[cards & 3])  # each card's bit after relabelling suits
+        np.minimum(key, bit[all_boards].sum(axis=1), out=key)  # distinct bits: the sum is the OR
     keys, sizes = np.unique(key, return_counts=True)
     bits = (keys[:, None] >> np.arange(52)) & 1
-    boards = np.nonzero(bits)[1].reshape(-1, 5)
-    return boards.astype(np.int64), sizes.astype(np.int64)
+    boards = np.nonzero(bits)[1].reshape(-1, 5).astype(np.int64)
+    sizes = sizes.astype(np.int64)
+    boards.setflags(write=False)
+    sizes.setflags(write=False)
+    return boards, sizes
 
 
 def class_pair_counts() -> np.ndarray:
@@ -130,15 +135,18 @@ class BoardAccumulator:
         counts[keys] = key_counts
         counts = counts.reshape(k_boards, ncls, ng)
         table = np.concatenate([2.0 * np.cumsum(counts, axis=2) - counts, counts], axis=1)  # (K, 2*169, ng)
-        per_hand = np.take_along_axis(table, np.broadcast_to(group[:, None, :], (k_boards, 2 * ncls, m)), axis=2)
-        csum = np.zeros((k_boards, 2 * ncls, m + 1), dtype=np.float32)
-        np.cumsum(per_hand, axis=2, out=csum[:, :, 1:])  # exact: integers below 2**24
+        table_t = np.ascontiguousarray(table.transpose(0, 2, 1))  # (K, ng, 2*169): one row per tie group
+        # Hands of one class often tie (suit variants): sum rows once per (board, class, group) with its count.
+        key_board, key_class, key_group = keys // (ncls * ng), (keys // ng) % ncls, keys % ng
+        rows_e = table_t[key_board, key_group] * key_counts[:, None].astype(np.float32)
+        seg = key_board * ncls + key_class  # sorted, since keys are
+        ends = np.flatnonzero(np.r_[seg[1:] != seg[:-1], True])
+        running = np.zeros((len(seg) + 1, 2 * ncls))
+        np.cumsum(rows_e, axis=0, dtype=np.float64, out=running[1:])  # exact: integers below 2**53
+        full = np.zeros((k_boards * ncls, 2 * ncls))
+        full[seg[ends]] = np.diff(running[np.r_[0, ends + 1]], axis=0)
+        full = np.rint(full).astype(np.int64).reshape(k_boards, ncls, 2, ncls).transpose(0, 2, 1, 3)  # [k, ch, a, b]
         self_count = np.bincount((kk * ncls + cls).ravel(), minlength=k_boards * ncls).reshape(k_boards, ncls)
-        bounds = np.zeros((k_boards, ncls + 1), dtype=np.int64)
-        np.cumsum(self_count, axis=1, out=bounds[:, 1:])
-        span = np.take_along_axis(csum, np.broadcast_to(bounds[:, None, :], (k_boards, 2 * ncls, ncls + 1)), axis=2)
-        full = np.rint(np.diff(span, axis=2)).astype(np.int64).reshape(k_boards, 2, ncls, ncls)
-        full = full.transpose(0, 1, 3, 2)  # [k, channel, a, b]
         # Pairs inside each card's group of holders (self pairs twice), summed over labels.
         rank_of = np.full((k_boards, ncombo), -1.0, dtype=np.float32)
         rank_of[kk, hands] = group
@@ -177,12 +185,18 @@ def brute_force_board(board: np.ndarray, evaluate_batch: Evaluator) -> tuple[np.
             disjoint &= c[:, None, i] != c[None, :, j]
     tie = (values[:, None] == values[None, :]) * disjoint
     win2 = 2 * (values[:, None] > values[None, :]) * disjoint + tie
-    member = np.eye(NUM_CLASSES, dtype=np.int64)[cls[idx]]
-    return member.T @ win2 @ member, member.T @ tie @ member
+    member = np.eye(NUM_CLASSES)[cls[idx]]  # float matmul (BLAS): exact for these small integers
+    as_int = lambda x: np.rint(x).astype(np.int64)  # noqa: E731
+    return as_int(member.T @ win2.astype(np.float64) @ member), as_int(member.T @ tie.astype(np.float64) @ member)
 
 
-def build_table(out: Path, work_dir: Path, chunk: int, batch: int, evaluate_batch: Evaluator) -> None:
-    """Run (or resume) the enumeration chunk by chunk and write the package data file."""
+def build_table(
+    out: Path, work_dir: Path, chunk: int, batch: int, evaluate_batch: Evaluator, shard: tuple[int, int] = (0, 1)
+) -> None:
+    """Run (or resume) the enumeration chunk by chunk and write the package data file.
+
+    ``shard = (i, k)`` makes this process take only the chunks c with c % k == i (run k processes
+    side by side); whichever process finds every chunk present writes the output."""
     from tqdm import tqdm  # lazily: only the table builder shows progress
 
     work_dir.mkdir(parents=True, exist_ok=True)
@@ -192,7 +206,7 @@ def build_table(out: Path, work_dir: Path, chunk: int, batch: int, evaluate_batc
     n_chunks = -(-len(boards) // chunk)
     acc = BoardAccumulator(evaluate_batch)
     started = time.perf_counter()
-    for c in tqdm(range(n_chunks), desc="equity chunks", unit="chunk"):
+    for c in tqdm(range(shard[0], n_chunks, shard[1]), desc=f"equity chunks (shard {shard[0]}/{shard[1]})", unit="chunk"):
         path = work_dir / f"chunk_{c:05d}_of_{n_chunks:05d}_{chunk}.npy"
         if path.exists():
             continue
@@ -204,6 +218,10 @@ def build_table(out: Path, work_dir: Path, chunk: int, batch: int, evaluate_batc
         tmp = path.with_suffix(".tmp.npy")
         np.save(tmp, np.stack([acc.win2, acc.ties]))
         tmp.replace(path)
+    missing = [c for c in range(n_chunks) if not (work_dir / f"chunk_{c:05d}_of_{n_chunks:05d}_{chunk}.npy").exists()]
+    if missing:
+        print(f"{len(missing)} chunks still missing (other shards); not writing {out} yet")
+        return
     both = sum(np.load(work_dir / f"chunk_{c:05d}_of_{n_chunks:05d}_{chunk}.npy") for c in range(n_chunks))
     win2, ties = both[0], both[1]
     counts = class_pair_counts()
@@ -235,12 +253,20 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--work-dir", type=Path, default=Path("build/equity_chunks"), help="resumable chunks")
     parser.add_argument("--chunk", type=int, default=2000, help="canonical boards per saved chunk")
     parser.add_argument("--batch", type=int, default=16, help="boards evaluated together")
+    parser.add_argument("--shard", default="0/1", help="I/K: this process takes chunks c with c %% K == I")
     args = parser.parse_args(argv)
     if args.chunk < 1 or args.batch < 1:
         parser.error("--chunk and --batch must be positive")
+    try:
+        shard = tuple(int(x) for x in args.shard.split("/"))
+        if len(shard) != 2 or not 0 <= shard[0] < shard[1]:
+            raise ValueError
+    except ValueError:
+        parser.error(f"--shard must be I/K with 0 <= I < K, got {args.shard!r}")
     from poker_envs.core.evaluator import evaluate_batch
 
-    build_table(args.out, args.work_dir, args.chunk, args.batch, evaluate_batch)
+    # Hands and boards are disjoint by construction, so the evaluator's input checks can be skipped.
+    build_table(args.out, args.work_dir, args.chunk, args.batch, functools.partial(evaluate_batch, check=False), shard)
 
 
 if __name__ == "__main__":

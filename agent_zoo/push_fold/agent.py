@@ -1,0 +1,92 @@
+"""An agent that plays the push/fold environment from its observations with a solved Nash chart.
+
+Heads-up only for the exact charts: the small blind pushes with its class's push frequency, the big
+blind calls a push with its call frequency. The stack and ante are read from the observation (default
+encoder), so one agent serves any table; charts are solved on first use (milliseconds) and cached.
+Rake and cap are not in the observation: give them to the agent (``make_push_fold_agent`` reads them
+from the env). For three or more seats the agent uses a multi-way CFR strategy if one is given.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+
+from agent_zoo.agent import Agent, Observation, legal_actions, sample_from
+from agent_zoo.push_fold.solver import PushFoldResult, PushFoldSolver, PushFoldSolverConfig
+from poker_envs.encoders.small_games import _PF_ANTE, _PF_CLASS, _PF_NUM, _PF_OWN, _PF_POS, PUSH_FOLD_SIZE
+
+SB_SLOT, BB_SLOT = 4, 5  # position one-hot slots counted back from the big blind
+
+
+@lru_cache(maxsize=256)
+def _solve(stack_bb: float, ante_bb: float, rake: float, rake_cap_bb: float | None, gamma: float) -> PushFoldResult:
+    return PushFoldSolver(PushFoldSolverConfig(stack_bb, ante_bb, rake, rake_cap_bb, gamma)).solve()
+
+
+def decode_observation(observation: Observation) -> dict[str, float | int]:
+    """Hand class, position slot (5 = big blind, 4 = small blind), players, own stack and ante."""
+    vec = np.asarray(observation["observation"])
+    if vec.shape != (PUSH_FOLD_SIZE,):
+        raise ValueError(f"observation must be the push/fold env's default vector of {PUSH_FOLD_SIZE}, got {vec.shape}")
+    classes = vec[_PF_CLASS : _PF_CLASS + 169]
+    if classes.max() != 1.0:
+        raise ValueError("observation shows no hole cards")
+    return {
+        "hand_class": int(np.argmax(classes)),
+        "position": int(np.argmax(vec[_PF_POS : _PF_POS + 6])),
+        "num_players": int(np.argmax(vec[_PF_NUM : _PF_NUM + 5])) + 2,
+        "stack_bb": float(vec[_PF_OWN]),
+        "ante_bb": float(vec[_PF_ANTE]),
+    }
+
+
+class PushFoldAgent(Agent):
+    """Plays the heads-up Nash chart of the table's stack and ante (or a fixed ``result``)."""
+
+    name = "push_fold_nash"
+
+    def __init__(
+        self, result: PushFoldResult | None = None, rake: float = 0.0, rake_cap_bb: float | None = None, gamma: float = 0.0
+    ) -> None:
+        self.result = result
+        self.rake, self.rake_cap_bb, self.gamma = rake, rake_cap_bb, gamma
+
+    def chart_for(self, stack_bb: float, ante_bb: float) -> PushFoldResult:
+        if self.result is not None:
+            return self.result
+        # float32 observations: round to the 1/1024 BB grid so 10.0 and 0.125 come back exact.
+        return _solve(round(stack_bb * 1024) / 1024, round(ante_bb * 1024) / 1024, self.rake, self.rake_cap_bb, self.gamma)
+
+    def action_probabilities(self, observation: Observation) -> np.ndarray:
+        legal_actions(observation)
+        info = decode_observation(observation)
+        if info["num_players"] != 2:
+            raise ValueError(f"PushFoldAgent plays heads-up tables only, this one has {info['num_players']} players")
+        chart = self.chart_for(info["stack_bb"], info["ante_bb"])
+        table = chart.sb_push if info["position"] == SB_SLOT else chart.bb_call
+        p = float(table[info["hand_class"]])
+        probs = np.array([1.0 - p, p]) * np.asarray(observation["action_mask"], dtype=np.float64)
+        return probs / probs.sum()
+
+    def act(self, observation: Observation, rng: np.random.Generator) -> int:
+        return sample_from(self.action_probabilities(observation), rng)
+
+
+def make_push_fold_agent(env: Any, arg: str | None = None) -> PushFoldAgent:
+    """Registry hook: the env's rake settings; ``arg`` "STACK" or "STACK,ANTE" fixes one chart instead."""
+    config = env.unwrapped.game.config
+    if config.num_players != 2:
+        raise ValueError(f"agent push_fold plays heads-up push/fold; this table has {config.num_players} players")
+    if arg is None:
+        return PushFoldAgent(rake=config.rake, rake_cap_bb=config.rake_cap_bb)
+    try:
+        parts = [float(x) for x in arg.split(",")]
+    except ValueError:
+        raise ValueError(f"agent push_fold:{arg}: expected STACK or STACK,ANTE in big blinds, e.g. 10,0.125") from None
+    if len(parts) not in (1, 2):
+        raise ValueError(f"agent push_fold:{arg}: expected STACK or STACK,ANTE in big blinds, e.g. 10,0.125")
+    result = _solve(parts[0], parts[1] if len(parts) == 2 else 0.0, config.rake, config.rake_cap_bb, 0.0)
+    return PushFoldAgent(result=result)
