@@ -38,7 +38,9 @@ def render_holdem(state: HoldemState) -> str:
         f"{title} hold'em, {n} players, blinds {cfg.small_blind}/{cfg.big_blind}{ante} | {STREET_NAMES[state.street]}"
         + (" | hand over" if player == TERMINAL else " | dealing" if player == CHANCE else f" | seat {player} to act")
     ]
+    over = player == TERMINAL and state.winnings is not None
     for s in range(n):
+        stack = state.stacks[s] + state.winnings[s] if over else state.stacks[s]  # paid out once over
         tags = []
         if s == state.button:
             tags.append("BTN")
@@ -46,23 +48,28 @@ def render_holdem(state: HoldemState) -> str:
             tags.append("folded")
         elif state.stacks[s] == 0:
             tags.append("all-in")
+        if over:
+            tags.append(f"{state.chip_returns()[s]:+d}")
         cards = cards_to_str(state.hole[s]) or "----"
         arrow = "  <- to act" if s == player else ""
-        line = f"  seat {s}: stack {state.stacks[s]:>6}  bet {state.bets[s]:>5}  in pot {state.contributed[s]:>5}  {cards}"
+        line = f"  seat {s}: stack {stack:>6}  bet {state.bets[s]:>5}  in pot {state.contributed[s]:>5}  {cards}"
         if tags:
             line += "  [" + ", ".join(tags) + "]"
         lines.append(line + arrow)
     lines.append(f"  board: {cards_to_str(state.board) or '-'}")
     pots = state.pots()
     if pots:
-        names = ["main"] + [f"side {k}" for k in range(1, len(pots))]
-        lines.append(
-            "  pots: " + "; ".join(f"{nm} {p.amount} (seats {','.join(map(str, p.eligible))})" for nm, p in zip(names, pots))
-        )
+        parts = []
+        for k, p in enumerate(pots):
+            if len(p.eligible) == 1:  # nobody else can match these chips: an uncalled bet (returned at the end)
+                parts.append(f"uncalled {p.amount} (seat {p.eligible[0]})")
+            else:
+                parts.append(f"{'main' if k == 0 else f'side {k}'} {p.amount} (seats {','.join(map(str, p.eligible))})")
+        lines.append("  pots: " + "; ".join(parts))
     for street, records in enumerate(state.history):
         if records:
             lines.append(f"  {STREET_NAMES[street]}: " + ", ".join(_record(r) for r in records))
-    if player == TERMINAL and state.winnings is not None:
+    if over:
         if state.strengths is not None:
             for s in range(n):
                 if state.strengths[s] is not None:
