@@ -1,9 +1,8 @@
 """Census of all 133,784,560 seven-card hands with the batched evaluator, checked against the known counts.
 
 Usage: ``python benchmarks/evaluator_census.py [--check]`` (``--check`` also runs the batched path's range and
-repeated-card checks). Hands are enumerated by their two lowest cards (c0 < c1) and the 5-subsets of the cards
-above c1, taken as a prefix of one colex table, so each of the 1,326 chunks is one array and no hand is built
-twice. Prints the count of each category, the number of distinct values (4,824 is the known number of
+repeated-card checks). Hands come in 1,326 chunks (one per pair of lowest cards) from
+``poker_envs.core.combinations.combination_chunks``. Prints the count of each category, the number of distinct values (4,824 is the known number of
 seven-card equivalence classes) and the time; exits with status 1 if a count differs.
 """
 
@@ -21,7 +20,7 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 import numpy as np  # noqa: E402
 from tqdm import tqdm  # noqa: E402
 
-from poker_envs.core.combinations import colex_combinations  # noqa: E402
+from poker_envs.core.combinations import combination_chunks  # noqa: E402
 from poker_envs.core.evaluator import CATEGORY_NAMES, evaluate_batch  # noqa: E402
 
 KNOWN_COUNTS = (23_294_460, 58_627_800, 31_433_400, 6_461_620, 6_180_020, 4_047_644, 3_473_184, 224_848, 41_584)
@@ -31,24 +30,14 @@ TOTAL = comb(52, 7)
 
 def census(check: bool) -> tuple[np.ndarray, int]:
     """(count per category, number of distinct values) over every seven-card hand."""
-    tails = colex_combinations(50, 5)  # 5-subsets of range(50); those of range(m) are its first comb(m, 5) rows
     counts = np.zeros(9, dtype=np.int64)
     seen = np.zeros(9 << 20, dtype=bool)
-    hands = np.empty((len(tails), 7), dtype=np.int8)
     with tqdm(total=TOTAL, unit="hand", unit_scale=True, desc="7-card census") as bar:
-        for c0 in range(52):
-            for c1 in range(c0 + 1, 52):
-                m = comb(51 - c1, 5)
-                if m == 0:
-                    continue
-                chunk = hands[:m]
-                chunk[:, 0] = c0
-                chunk[:, 1] = c1
-                np.add(tails[:m], c1 + 1, out=chunk[:, 2:])
-                values = evaluate_batch(chunk, check=check)
-                counts += np.bincount(values >> 20, minlength=9)
-                seen[values] = True
-                bar.update(m)
+        for hands in combination_chunks(52, 7):
+            values = evaluate_batch(hands, check=check)
+            counts += np.bincount(values >> 20, minlength=9)
+            seen[values] = True
+            bar.update(len(hands))
     return counts, int(seen.sum())
 
 

@@ -6,6 +6,7 @@ range(m) are exactly the first comb(m, k) rows for every m <= n: one table serve
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from math import comb
 
 import numpy as np
@@ -26,3 +27,27 @@ def colex_combinations(n: int, k: int, dtype: type = np.int8) -> np.ndarray:
         ]
         rows = np.vstack(blocks) if blocks else np.zeros((0, size), dtype=dtype)
     return rows
+
+
+def combination_chunks(n: int, k: int) -> Iterator[np.ndarray]:
+    """Every k-subset of range(n) (k >= 2), in chunks of shape (m, k) int8 that share one buffer.
+
+    A chunk holds the subsets whose two lowest elements are a given pair (c0 < c1): the rest are the
+    (k-2)-subsets of the elements above c1, read off one colex table. Chunks are yielded in order of
+    (c0, c1), the largest has comb(n - 2, k - 2) rows, and each is overwritten by the next: copy a
+    chunk to keep it. Used to enumerate all 133,784,560 seven-card hands in bounded memory.
+    """
+    if k < 2 or k > n:
+        raise ValueError(f"k: expected 2 <= k <= n = {n}, got {k}")
+    tails = colex_combinations(n - 2, k - 2)
+    buffer = np.empty((len(tails), k), dtype=np.int8)
+    for c0 in range(n):
+        for c1 in range(c0 + 1, n):
+            m = comb(n - 1 - c1, k - 2)
+            if m == 0:
+                continue
+            chunk = buffer[:m]
+            chunk[:, 0] = c0
+            chunk[:, 1] = c1
+            np.add(tails[:m], c1 + 1, out=chunk[:, 2:])
+            yield chunk
