@@ -125,6 +125,13 @@ def test_five_six_seven_cards_agree_when_extra_cards_do_not_help() -> None:
     assert ev("Ah Kd 9c 7s 5h") == ev("Ah Kd 9c 7s 5h 3d") == ev("Ah Kd 9c 7s 5h 3d 2c")
 
 
+def test_scalar_accepts_any_int_sequence() -> None:
+    cards = cards_from_str("Ah Kd 9c 7s 5h 3d 2c")
+    value = evaluate(cards)
+    assert evaluate(tuple(cards)) == evaluate(np.array(cards)) == evaluate(np.array(cards, np.int8)) == value
+    assert isinstance(evaluate(np.array(cards)), int)
+
+
 @pytest.mark.parametrize(
     "bad",
     [[0, 1, 2, 3], [0, 1, 2, 3, 4, 5, 6, 7], [0, 1, 2, 3, 52], [0, 1, 2, 3, -1], [0, 1, 2, 3, 3], [0, 1, 2, 3, "As"]],
