@@ -21,7 +21,8 @@ for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
 import numpy as np  # noqa: E402
 
 from poker_envs.core.cards import card_to_str  # noqa: E402
-from poker_envs.core.evaluator import evaluate, evaluate_batch  # noqa: E402
+from poker_envs.core.combinations import colex_combinations  # noqa: E402
+from poker_envs.core.evaluator import evaluate, evaluate_batch, evaluate_cross  # noqa: E402
 
 
 def timed(work: Callable[[], object], repeats: int) -> tuple[float, float]:
@@ -63,6 +64,9 @@ def main() -> None:
     report("ours batched, check=False", len(hands), *timed(lambda: evaluate_batch(hands, check=False), args.repeats))
     hands8 = hands.astype(np.int8)
     report("ours batched (int8 input, checked)", len(hands), *timed(lambda: evaluate_batch(hands8), args.repeats))
+    holes, boards = colex_combinations(52, 2), hands[: max(1, args.batch // 1326), 2:]
+    pairs = len(holes) * len(boards)  # includes the ~18% of (hole, board) pairs that share a card (-> -1)
+    report("ours evaluate_cross, 1326 holes x boards", pairs, *timed(lambda: evaluate_cross(holes, boards), args.repeats))
     report("ours scalar evaluate, one call per hand", len(small), *timed(lambda: [evaluate(h) for h in small_lists], args.repeats))
 
     try:

@@ -16,6 +16,7 @@ from poker_envs.core.evaluator import (
     describe,
     evaluate,
     evaluate_batch,
+    evaluate_cross,
     hand_category,
 )
 
@@ -168,6 +169,33 @@ def test_scalar_and_batched_agree(size: int) -> None:
         assert np.array_equal(evaluate_batch(hands[:1000].astype(dtype)), batched[:1000])
     assert np.array_equal(evaluate_batch(hands, check=False), batched)
     assert evaluate_batch(np.zeros((0, size), int)).shape == (0,)
+
+
+@pytest.mark.parametrize(("hole_size", "board_size", "boards"), [(2, 5, 150), (2, 4, 50), (3, 3, 50), (2, 3, 50)])
+def test_cross_matches_batched(hole_size: int, board_size: int, boards: int) -> None:
+    rng = np.random.default_rng(hole_size * 10 + board_size)
+    holes = colex_combinations(52, 2) if hole_size == 2 else random_hands(rng, 500, hole_size)
+    board_rows = random_hands(rng, boards, board_size)
+    values = evaluate_cross(holes, board_rows)
+    assert values.shape == (len(holes), boards) and values.dtype == np.int32
+    hole_idx, board_idx = np.meshgrid(np.arange(len(holes)), np.arange(boards), indexing="ij")
+    together = np.concatenate([holes[hole_idx.ravel()], board_rows[board_idx.ravel()]], axis=1).astype(np.int64)
+    shares = np.array([len(set(row)) < len(row) for row in together.tolist()])
+    expected = np.full(len(together), -1)
+    expected[~shares] = evaluate_batch(together[~shares])
+    assert np.array_equal(values.ravel(), expected)
+    assert shares.any()  # the conflict marking was exercised
+
+
+def test_cross_bad_input() -> None:
+    with pytest.raises(ValueError, match="holes, boards"):
+        evaluate_cross(np.zeros((2, 2), int), np.zeros((2, 2), int))
+    with pytest.raises(ValueError, match="holes"):
+        evaluate_cross(np.zeros(2, int), np.zeros((2, 5), int))
+    with pytest.raises(ValueError, match="repeats a card"):
+        evaluate_cross(np.array([[3, 3]]), np.array([[10, 11, 12, 13, 14]]))
+    with pytest.raises(ValueError, match="0..51"):
+        evaluate_cross(np.array([[3, 4]]), np.array([[10, 11, 12, 13, 52]]))
 
 
 # --- independent peers ----------------------------------------------------------------------------

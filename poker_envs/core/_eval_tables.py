@@ -174,11 +174,12 @@ def rank_keys_and_values(size: int) -> tuple[np.ndarray, np.ndarray]:
 def rank_table(size: int) -> np.ndarray:
     """Dense int32 table: rank-key sum of a ``size``-card hand -> its non-flush value.
 
-    Built on first use per hand size (about 0.1 s) and kept: 26, 29 and 31 MB for 5, 6 and 7 cards. A
-    direct table is the fastest lookup measured (a uint16 class table plus a value table was ~5% slower).
+    Built on first use per hand size (about 0.1 s) and kept: 2**23 entries (33.5 MB) each, so that any
+    masked key, even one summed over a repeated card, indexes safely (to a meaningless value). A direct
+    table is the fastest lookup measured (a uint16 class table plus a value table was ~5% slower).
     """
     keys, values = rank_keys_and_values(size)
-    table = np.zeros(int(keys.max()) + 1, dtype=np.int32)
+    table = np.zeros(1 << RANK_BITS, dtype=np.int32)
     table[keys] = values
     return table
 

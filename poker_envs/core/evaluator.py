@@ -100,6 +100,51 @@ def evaluate_batch(cards: np.ndarray, *, check: bool = True) -> np.ndarray:
     return out
 
 
+_SUITED_BIT = np.array([1 << (13 * (c & 3) + (c >> 2)) for c in range(52)], dtype=np.int64)  # per-suit masks
+
+
+def evaluate_cross(holes: np.ndarray, boards: np.ndarray, *, check: bool = True) -> np.ndarray:
+    """Values (int32, shape (H, B)) of every hole-card set with every board; -1 where they share a card.
+
+    ``values[i, j] == evaluate(holes[i] + boards[j])``. Hole sets (H, h) and boards (B, b) need
+    5 <= h + b <= 7. Keys of holes and boards are summed once each, so a pair costs one add and two
+    table lookups: the fast way to score every hand against every board for equity tables.
+    ``check=False`` skips the range and repeated-card checks within each row.
+    """
+    hole_arr, board_arr = np.asarray(holes), np.asarray(boards)
+    for name, arr in (("holes", hole_arr), ("boards", board_arr)):
+        if arr.ndim != 2 or arr.dtype.kind not in "iu":
+            raise ValueError(f"{name}: expected a 2-d integer array, got shape {arr.shape}, dtype {arr.dtype}")
+    size = hole_arr.shape[1] + board_arr.shape[1]
+    if size not in _t.HAND_SIZES:
+        raise ValueError(f"holes, boards: cards per hole set plus per board must be 5, 6 or 7, got {size}")
+    hole_arr, board_arr = hole_arr.astype(np.intp, copy=False), board_arr.astype(np.intp, copy=False)
+    if check:
+        for arr in (hole_arr, board_arr):
+            if len(arr) and arr.shape[1]:
+                _check_chunk(arr, 0)
+    table = _t.rank_table(size)
+    hole_key = _t.CARD_KEYS[hole_arr].sum(axis=1)
+    hole_bits = _SUITED_BIT[hole_arr].sum(axis=1)
+    board_key = _t.CARD_KEYS[board_arr].sum(axis=1)
+    board_bits = _SUITED_BIT[board_arr].sum(axis=1)
+    out = np.empty((len(hole_arr), len(board_arr)), dtype=np.int32)
+    step = max(1, _CHUNK // max(1, len(board_arr)))
+    for start in range(0, len(hole_arr), step):
+        rows = slice(start, start + step)
+        key = hole_key[rows, None] + board_key[None, :]
+        values = table[key & _RANK_MASK]
+        suit = _t.FLUSH_SUIT[key >> _SUIT_SHIFT]
+        bits_h, bits_b = hole_bits[rows, None], board_bits[None, :]
+        flushed = np.nonzero(suit >= 0)
+        if len(flushed[0]):
+            present = bits_h[flushed[0], 0] | bits_b[0, flushed[1]]
+            values[flushed] = _t.FLUSH_VALUE[(present >> (13 * suit[flushed])) & 8191]
+        values[(bits_h & bits_b) != 0] = -1
+        out[rows] = values
+    return out
+
+
 def _evaluate_chunk(hands: np.ndarray, table: np.ndarray) -> np.ndarray:
     """Values of valid hands (intp array (M, n)): one rank-table lookup, flush rows redone by rank mask."""
     key = np.einsum("ij->i", _t.CARD_KEYS[hands])
