@@ -21,26 +21,15 @@ from typing import Any
 import numpy as np
 
 
-def policy_table(model: Any, tree: Any, observations: np.ndarray) -> np.ndarray:
-    """The network's masked action probabilities at every information set of ``tree`` (I, A)."""
-    import torch
-
-    with torch.no_grad():
-        obs = torch.as_tensor(observations, device=model.policy.device)
-        dist = model.policy.get_distribution(obs, action_masks=tree.legal_mask)
-        probs = dist.distribution.probs.cpu().numpy().astype(np.float64)
-    probs = np.where(tree.legal_mask, probs, 0.0)
-    return probs / probs.sum(axis=1, keepdims=True)
-
-
 def evaluate(model: Any, opponents: list[str], tree: Any, observations: np.ndarray, hands: int, seed: int) -> dict[str, Any]:
     """Chips per hand against each opponent (duplicate deals) and exact exploitability of the network."""
     from agent_zoo.cfr.agent import TabularPolicyAgent
     from agent_zoo.cfr.best_response import exploitability
     from agent_zoo.tournament import run_tournament
+    from wrappers.sb3 import policy_table
 
     # Leduc is small: the network's whole strategy is a 936-row table, played by table look-up (fast, exact).
-    table = policy_table(model, tree, observations)
+    table = policy_table(model, observations, tree.legal_mask)
     learner = TabularPolicyAgent(observations, table, tree.infoset_keys, name="ppo")
     out: dict[str, Any] = {}
     for opp in opponents:

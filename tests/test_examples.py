@@ -90,3 +90,24 @@ def test_cnn_generations_smoke(tmp_path):
     )
     assert [p.name for p in out["checkpoints"]] == ["gen_1.pt"] and out["checkpoints"][0].is_file()
     assert out["tournament"].agents == ["random", "heuristic", f"cnn:{out['checkpoints'][0]}"]
+
+
+def test_leduc_self_play_smoke():
+    out = load("leduc_self_play").main(["--generations", "2", "--steps-per-generation", "64", "--n-steps", "64"])
+    assert len(out["exploitability"]) == 3 and all(0 < e < 4.8 for e in out["exploitability"])
+    assert out["generation"] == 3  # set_learner froze once, then one refresh per generation
+
+
+def test_sb3_policy_table_rows_are_masked_distributions():
+    sb3_contrib = pytest.importorskip("sb3_contrib")
+    from wrappers import SingleAgentEnv
+    from wrappers.sb3 import policy_table
+
+    model = sb3_contrib.MaskablePPO("MlpPolicy", SingleAgentEnv("leduc_holdem_v0"), n_steps=32, batch_size=32, seed=0, device="cpu")
+    obs = np.zeros((3, 38), dtype=np.float32)
+    mask = np.array([[1, 1, 0], [0, 1, 1], [0, 1, 0]], dtype=bool)
+    table = policy_table(model, obs, mask)
+    np.testing.assert_allclose(table.sum(axis=1), 1.0)
+    assert (table[~mask] == 0).all() and table[2].tolist() == [0.0, 1.0, 0.0]
+    with pytest.raises(ValueError, match="at least one legal action"):
+        policy_table(model, obs, np.zeros((3, 3), dtype=bool))
