@@ -53,6 +53,21 @@ def random_raw_action(state: HoldemState, rng: np.random.Generator) -> tuple[int
     return (CALL if owe > 0 else CHECK), 0
 
 
+def no_raise_reason(state: HoldemState) -> str:
+    """Why the player to act may not raise (our rules), for classifying the cases where pokerkit allows it."""
+    seat = state.current_player()
+    if state.legal_raise_range() is not None:
+        return ""
+    owe = state.max_bet() - state.bets[seat]
+    if state.stacks[seat] <= owe:
+        return "covered"
+    if state.config.betting == "limit" and state._num_raises >= state.config.max_raises_per_round:
+        return "preflop cap" if state.street == 0 else "cap"
+    if state._acted[seat]:
+        return "not reopened"
+    return "nobody to call"
+
+
 def play_hand(game: HoldemGame, button: int, rng: np.random.Generator, pick) -> tuple[HoldemState, list]:
     """Play one hand; return the final state and the list of player actions in order."""
     state = game.new_initial_state(button=button)
@@ -62,12 +77,12 @@ def play_hand(game: HoldemGame, button: int, rng: np.random.Generator, pick) -> 
             state.apply(state.sample_chance(rng))
         else:
             kind, to = pick(state, rng)
-            actions.append((state.current_player(), kind, to))
+            actions.append((state.current_player(), kind, to, state.legal_raise_range(), no_raise_reason(state)))
             state.apply_raw(kind, to)
     return state, actions
 
 
-def replay_in_pokerkit(state: HoldemState, actions: list, limit: bool) -> list[int]:
+def replay_in_pokerkit(state: HoldemState, actions: list, limit: bool, stats: dict[str, int]) -> list[int]:
     """Chips won per our seat when pokerkit plays the same cards and actions."""
     cfg = state.config
     n, b = cfg.num_players, state.button
@@ -94,8 +109,18 @@ def replay_in_pokerkit(state: HoldemState, actions: list, limit: bool) -> list[i
                     f"pokerkit asks seat {order[pk.actor_index]} to act, we asked {queue[:1]}: {pk.operations[-4:]}"
                 )
                 pk.check_or_call()
+                stats["pokerkit_only_check"] += 1
                 continue
-            seat, kind, to = queue.pop(0)
+            seat, kind, to, our_range, reason = queue.pop(0)
+            # The raise limits agree. Where we refuse a raise that pokerkit allows, it must be one of our two
+            # documented stricter rules: limit's pre-flop cap counts the big blind as the first bet, and a
+            # player who already acted is not reopened by all-ins adding up to less than a full raise.
+            if our_range is not None:
+                pk_range = (pk.min_completion_betting_or_raising_to_amount, pk.max_completion_betting_or_raising_to_amount)
+                assert pk_range == our_range, f"raise range: ours {our_range}, pokerkit {pk_range}"
+            elif pk.can_complete_bet_or_raise_to():
+                assert reason in ("preflop cap", "not reopened"), f"pokerkit allows a raise we refuse ({reason})"
+                stats[f"pokerkit_only_raise: {reason}"] = stats.get(f"pokerkit_only_raise: {reason}", 0) + 1
             if kind == FOLD:
                 pk.fold()
             elif kind in (CHECK, CALL):
@@ -119,7 +144,7 @@ def replay_in_pokerkit(state: HoldemState, actions: list, limit: bool) -> list[i
 
 def _run(num_hands: int, limit: bool, seed: int) -> dict[str, int]:
     rng = np.random.default_rng(seed)
-    seen = {"side_pots": 0, "showdowns": 0, "split": 0}
+    seen = {"side_pots": 0, "showdowns": 0, "split": 0, "decisions": 0, "pokerkit_only_check": 0}
     for hand in range(num_hands):
         n = int(rng.integers(2, 7))
         bb = int(rng.choice([2, 2, 4]))
@@ -136,7 +161,8 @@ def _run(num_hands: int, limit: bool, seed: int) -> dict[str, int]:
         state, actions = play_hand(game, int(rng.integers(n)), rng, random_raw_action)
         ours = state.chip_returns()
         assert sum(ours) == 0
-        theirs = replay_in_pokerkit(state, actions, limit)
+        theirs = replay_in_pokerkit(state, actions, limit, seen)
+        seen["decisions"] += len(actions)
         assert ours == theirs, f"hand {hand}: ours {ours} pokerkit {theirs}; {state!r} {actions}"
         seen["side_pots"] += sum(len(p.eligible) > 1 for p in state.pots()) > 1  # two contested pots or more
         seen["showdowns"] += state.strengths is not None
