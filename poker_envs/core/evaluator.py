@@ -75,7 +75,8 @@ def evaluate(cards: Sequence[int]) -> int:
 
 
 _CHUNK = 1 << 14  # hands per pass: keeps the intermediates of a pass in cache
-_PRESENCE = np.left_shift(1, np.arange(52, dtype=np.int64))  # one bit per card, for the repeat check
+# One bit per card at 13 * suit + rank: the OR over a hand holds the rank mask of each suit.
+_SUITED_BIT = np.array([1 << (13 * (c & 3) + (c >> 2)) for c in range(52)], dtype=np.int64)
 
 
 def evaluate_batch(cards: np.ndarray, *, check: bool = True) -> np.ndarray:
@@ -98,9 +99,6 @@ def evaluate_batch(cards: np.ndarray, *, check: bool = True) -> np.ndarray:
             _check_chunk(chunk, start)
         out[start : start + _CHUNK] = _evaluate_chunk(chunk, table)
     return out
-
-
-_SUITED_BIT = np.array([1 << (13 * (c & 3) + (c >> 2)) for c in range(52)], dtype=np.int64)  # per-suit masks
 
 
 def evaluate_cross(holes: np.ndarray, boards: np.ndarray, *, check: bool = True) -> np.ndarray:
@@ -164,7 +162,7 @@ def _check_chunk(hands: np.ndarray, offset: int) -> None:
     if low < 0 or high > 51:
         raise ValueError(f"cards: card ids must be in 0..51, found {low if low < 0 else high}")
     # A sum of distinct powers of two has one bit per term; a repeated card makes a carry and loses one.
-    present = np.einsum("ij->i", _PRESENCE[hands])
+    present = np.einsum("ij->i", _SUITED_BIT[hands])
     repeated = np.flatnonzero(_popcount64(present) != hands.shape[1])
     if len(repeated):
         row = int(repeated[0])
