@@ -77,7 +77,9 @@ def play_hand(game: HoldemGame, button: int, rng: np.random.Generator, pick) -> 
             state.apply(state.sample_chance(rng))
         else:
             kind, to = pick(state, rng)
-            actions.append((state.current_player(), kind, to, state.legal_raise_range(), no_raise_reason(state)))
+            seat = state.current_player()
+            facing = state.max_bet() > state.bets[seat]
+            actions.append((seat, kind, to, state.legal_raise_range(), no_raise_reason(state), facing))
             state.apply_raw(kind, to)
     return state, actions
 
@@ -111,7 +113,8 @@ def replay_in_pokerkit(state: HoldemState, actions: list, limit: bool, stats: di
                 pk.check_or_call()
                 stats["pokerkit_only_check"] += 1
                 continue
-            seat, kind, to, our_range, reason = queue.pop(0)
+            seat, kind, to, our_range, reason, facing = queue.pop(0)
+            assert pk.can_fold() == facing, "folding is allowed exactly when facing a bet, in both"
             # The raise limits agree. Where we refuse a raise that pokerkit allows, it must be one of our two
             # documented stricter rules: limit's pre-flop cap counts the big blind as the first bet, and a
             # player who already acted is not reopened by all-ins adding up to less than a full raise.
