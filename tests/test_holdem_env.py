@@ -196,3 +196,19 @@ def test_render_shows_table_and_result() -> None:
     env.step(1)
     text = env.render()
     assert "hand over" in text and "seat 0 wins 400" in text and "seat 0 +200" in text and "AdAc3s9h5d" in text
+
+
+@pytest.mark.parametrize("module", [nolimit_holdem_v0, limit_holdem_v0])
+def test_episode_rewards_sum_to_zero_and_match_the_engine(module) -> None:
+    env = module.env(num_players=5, starting_stack=[40, 200, 75, 13, 300])
+    rng = np.random.default_rng(4)
+    for hand in range(60):
+        env.reset(seed=hand if hand % 10 == 0 else None)
+        totals = dict.fromkeys(env.possible_agents, 0.0)
+        for agent in env.agent_iter():
+            obs, reward, term, trunc, _ = env.last()
+            totals[agent] += reward
+            env.step(None if term or trunc else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+        chips = env.unwrapped.state.chip_returns()
+        assert sum(chips) == 0
+        assert [totals[a] for a in env.possible_agents] == [c / 2 for c in chips]  # big blind is 2 chips
