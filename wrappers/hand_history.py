@@ -1,0 +1,137 @@
+"""Record every hand played through a hold'em environment as a PHH hand history.
+
+``HandHistoryRecorder(env)`` wraps ``nolimit_holdem_v0`` / ``limit_holdem_v0`` (``env()`` or
+``raw_env``) and, each time a hand ends, turns the finished game state into a ``poker_envs.phh.Hand``:
+kept in ``recorder.hands`` and/or appended to a ``.phhs`` file (one table ``[k]`` per hand, written
+when the hand ends, so an interrupted run keeps every finished hand; an existing file is continued).
+
+PHH seating: ``p1`` is the seat left of the button (the small blind; heads-up the big blind), ``pN``
+the button. ``players`` holds the agent names (``player_3`` ...), ``seats`` the environment seat + 1
+of each, ``finishing_stacks`` the stacks after the hand, ``hand`` the hand number. Every hole card
+is written (the environment knows them all) and, at a showdown, every remaining hand is shown.
+Hands cut short without the game ending (an illegal move under ``TerminateIllegalWrapper``) are not
+hand histories: they are counted in ``recorder.unfinished`` and a warning says so.
+"""
+
+from __future__ import annotations
+
+import os
+import warnings
+from pathlib import Path
+from typing import Any
+
+from pettingzoo import AECEnv
+from pettingzoo.utils.wrappers import BaseWrapper
+
+from poker_envs.games.base import TERMINAL
+from poker_envs.games.holdem import BET, CALL, CHECK, FOLD, RAISE, HoldemGame, HoldemState
+from poker_envs.phh import Hand, append, count_tables, format_cards
+
+_BOARD_SLICES = ((0, 0), (0, 3), (3, 4), (4, 5))
+
+
+def hand_from_state(state: HoldemState, players: list[str] | None = None, number: int | None = None,
+                    extra: dict[str, Any] | None = None) -> Hand:
+    """The PHH hand of a finished hold'em state (``players``: names by engine seat)."""
+    if state.current_player() != TERMINAL:
+        raise ValueError("the hand is not over: only finished hands are hand histories")
+    cfg = state.config
+    n = state.num_players
+    order = [(state.button + 1 + i) % n for i in range(n)]  # PHH index -> engine seat
+    label = {seat: f"p{i + 1}" for i, seat in enumerate(order)}
+    actions = [f"d dh {label[seat]} {format_cards(state.hole[seat])}" for seat in order]
+    for street, records in enumerate(state.history):
+        lo, hi = _BOARD_SLICES[street]
+        if hi > lo:
+            actions.append(f"d db {format_cards(state.board[lo:hi])}")
+        for rec in records:
+            if rec.kind == FOLD:
+                actions.append(f"{label[rec.player]} f")
+            elif rec.kind in (CHECK, CALL):
+                actions.append(f"{label[rec.player]} cc")
+            elif rec.kind in (BET, RAISE):
+                actions.append(f"{label[rec.player]} cbr {rec.total}")
+    live = [seat for seat in order if not state.folded[seat]]
+    if len(live) > 1:
+        actions.extend(f"{label[seat]} sm {format_cards(state.hole[seat])}" for seat in live)
+    returns = state.chip_returns()
+    fields: dict[str, Any] = {}
+    if number is not None:
+        fields["hand"] = number
+    fields["seats"] = [seat + 1 for seat in order]
+    limit = cfg.betting == "limit"
+    if limit:
+        fields["_max_raises_per_round"] = cfg.max_raises_per_round
+    fields.update(extra or {})
+    return Hand(
+        variant="FT" if limit else "NT",
+        antes=(cfg.ante,) * n,
+        ante_trimming_status=True,  # the engine's antes are uniform and layered with the bets
+        blinds_or_straddles=(cfg.small_blind, cfg.big_blind) + (0,) * (n - 2),
+        min_bet=None if limit else cfg.big_blind,
+        small_bet=cfg.big_blind if limit else None,
+        big_bet=2 * cfg.big_blind if limit else None,
+        starting_stacks=tuple(state.starting_stacks[seat] for seat in order),
+        actions=tuple(actions),
+        players=tuple(players[seat] for seat in order) if players is not None else None,
+        finishing_stacks=tuple(state.starting_stacks[seat] + returns[seat] for seat in order),
+        fields=fields,
+    )
+
+
+class HandHistoryRecorder(BaseWrapper):
+    """AEC wrapper that records each finished hand of a hold'em environment in PHH form.
+
+    ``path``: a ``.phhs`` file each hand is appended to (None: none); ``keep``: also keep the hands
+    in ``self.hands``; ``players``: names by seat (default: the environment's agent names).
+    """
+
+    def __init__(self, env: AECEnv, path: str | os.PathLike[str] | None = None, keep: bool = True,
+                 players: list[str] | None = None) -> None:
+        super().__init__(env)
+        game = getattr(env.unwrapped, "game", None)
+        if not isinstance(game, HoldemGame):
+            raise ValueError(f"HandHistoryRecorder records hold'em environments (nolimit_holdem_v0, limit_holdem_v0); "
+                             f"got game {getattr(game, 'name', type(game).__name__)!r}")
+        if path is not None and Path(path).suffix.lower() != ".phhs":
+            raise ValueError(f"path must name a .phhs file (hands are appended to it), got {str(path)!r}")
+        if players is not None and len(players) != game.num_players:
+            raise ValueError(f"players names {len(players)} players, the table has {game.num_players}")
+        self.path = None if path is None else Path(path)
+        self.keep = keep
+        self.players = list(players) if players is not None else list(env.possible_agents)
+        self.hands: list[Hand] = []
+        self.unfinished = 0  # hands that stopped without the game ending (illegal moves)
+        self._count = count_tables(self.path) if self.path is not None else 0
+        self._recorded = True  # nothing in progress before the first reset
+        self._metadata_name = env.unwrapped.metadata.get("name", "")
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        if not self._recorded:
+            self.unfinished += 1
+            warnings.warn("HandHistoryRecorder: a hand stopped before the game ended (illegal move?) "
+                          "and is not recorded", stacklevel=2)
+        self.env.reset(seed=seed, options=options)
+        self._recorded = False
+        self._record_if_over()
+
+    def step(self, action: Any) -> None:
+        self.env.step(action)
+        self._record_if_over()
+
+    def _record_if_over(self) -> None:
+        if self._recorded:
+            return
+        state = self.env.unwrapped.state
+        if state.current_player() != TERMINAL:
+            return
+        self._recorded = True
+        self._count += 1
+        hand = hand_from_state(state, self.players, self._count, {"_env": self._metadata_name})
+        if self.path is not None:
+            append(hand, self.path, self._count)
+        if self.keep:
+            self.hands.append(hand)
+
+    def __str__(self) -> str:
+        return f"HandHistoryRecorder<{self.env!s}>"
