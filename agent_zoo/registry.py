@@ -141,12 +141,12 @@ def _cluster(arg: str | None, env: Any) -> Agent:
 
 REGISTRY: dict[str, AgentEntry] = {
     "random": AgentEntry(_random, False, "", "uniform over the legal actions; every game"),
-    "heuristic": AgentEntry(_heuristic, False, "optional style", "45% bet/raise, 45% check/call, 10% fold, cards ignored (000's bootstrap player); hold'em"),
+    "heuristic": AgentEntry(_heuristic, False, "", "45% bet/raise, 45% check/call, 10% fold, cards ignored (000's bootstrap player); hold'em"),
     "cfr": AgentEntry(_cfr, True, "policy file (.npz) saved by python -m agent_zoo.cfr", "tabular CFR/CFR+/DCFR average policy; Kuhn, Leduc"),
-    "push_fold": AgentEntry(_push_fold, False, "optional STACK[,ANTE]: one fixed chart", "heads-up Nash push/fold chart for the table's stack and ante, solved on the fly; push/fold"),
-    "threshold": AgentEntry(_threshold, False, "optional threshold", "exact symmetric equilibrium threshold; threshold game"),
-    "rnad": AgentEntry(_rnad, True, "checkpoint saved by python -m agent_zoo.rnad", "R-NaD (two-stage averaging) policy network; Leduc"),
-    "cnn": AgentEntry(_cnn, True, "checkpoint saved by python -m agent_zoo.cnn", "Poker-CNN value network of a self-play generation; no-limit hold'em"),
+    "push_fold": AgentEntry(_push_fold, False, "STACK[,ANTE] for one fixed chart", "heads-up Nash push/fold chart for the table's stack and ante, solved on the fly; push/fold"),
+    "threshold": AgentEntry(_threshold, False, "T to bet iff card >= T", "exact symmetric equilibrium (or a fixed threshold T); threshold game"),
+    "rnad": AgentEntry(_rnad, True, "policy .npz saved by python -m agent_zoo.rnad train --out DIR", "R-NaD (two-stage averaging) policy network; Leduc"),
+    "cnn": AgentEntry(_cnn, True, "gen_K.pt saved by python -m agent_zoo.cnn train", "Poker-CNN value network of a self-play generation; no-limit hold'em, bet_sizing=chips"),
     "cluster": AgentEntry(_cluster, True, "policy saved by the log-clustering trainer", "policy learned from a cluster of play logs; limit hold'em"),
 }
 

@@ -379,7 +379,18 @@ def main(argv: Sequence[str] | None = None) -> TournamentResult:
     import json
     import sys
 
-    parser = argparse.ArgumentParser(prog="python -m agent_zoo.tournament", description=__doc__.split("\n\n")[0])
+    from agent_zoo.registry import REGISTRY
+
+    agents_help = "\n".join(
+        f"  {name + (f':<{e.arg_help}>' if e.needs_arg else (f'[:<{e.arg_help}>]' if e.arg_help else '')):<58} {e.summary}"
+        for name, e in REGISTRY.items()
+    )
+    parser = argparse.ArgumentParser(
+        prog="python -m agent_zoo.tournament",
+        description=__doc__.split("\n\n")[0],
+        epilog="agents:\n" + agents_help,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     parser.add_argument("--game", required=True, choices=sorted(GAMES))
     parser.add_argument("--agents", nargs="+", required=True, help="registry specs, e.g. random cfr:leduc.npz")
     parser.add_argument("--hands", type=int, default=2000, help="hands per match (even; each deal is played once per seat)")
