@@ -163,6 +163,8 @@ def parse_spec(spec: str) -> tuple[str, str | None]:
         raise ValueError(f"agent {name!r} needs an argument: {name}:<{entry.arg_help}>")
     if sep and not arg:
         raise ValueError(f"agent spec {spec!r} has an empty argument after ':'")
+    if arg and not entry.arg_help:
+        raise ValueError(f"agent {name!r} takes no argument, got {spec!r}")
     return name, (arg or None)
 
 

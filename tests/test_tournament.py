@@ -167,6 +167,8 @@ def test_registry_specs():
     assert parse_spec("random") == ("random", None)
     with pytest.raises(ValueError, match="empty argument"):
         parse_spec("random:")
+    with pytest.raises(ValueError, match="takes no argument"):
+        parse_spec("random:3")
     assert {"random", "heuristic", "cfr", "push_fold", "threshold", "rnad", "cnn"} <= set(REGISTRY)
     env = tournament.build_env("kuhn")
     assert make_agent("random", env).name == "random"
