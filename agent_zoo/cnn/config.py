@@ -1,0 +1,105 @@
+"""The configuration of a CNN value-agent run (``train --preset paper|small|tiny``).
+
+The ``paper`` preset is the scale of 000_15d38e321f106268.txt (200,000 heuristic hands, 50 big-blind
+stacks, three generations). What the document leaves open (epochs, batch size, hands per pairing
+for later generations, exploration) is chosen here and commented per field.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, fields
+from typing import Any
+
+CANDIDATE_SETS = ("full", "subset")
+
+
+@dataclass(frozen=True)
+class CNNConfig:
+    """Everything that decides a run's result (with ``seed``)."""
+
+    # Table: small blind, big blind and the starting stack of both seats in chips (100 = 50 big blinds).
+    small_blind: int = 1
+    big_blind: int = 2
+    stack: int = 100
+    # Hands of heuristic vs heuristic that train generation 1 (the document: 200,000).
+    heuristic_hands: int = 200_000
+    # Hands played by each pairing of {heuristic, generations 1..k} that train generation k + 1.
+    # The heuristic-vs-heuristic pairing reuses the first hands of the generation-1 data.
+    hands_per_pairing: int = 50_000
+    # Generations trained (the document's Table 3 has three).
+    generations: int = 3
+    # Passes over a generation's samples (the document does not say; Poker-CNN trained a few epochs).
+    epochs: int = 3
+    # Minibatch size of the MSE regression.
+    batch_size: int = 128
+    # Adadelta of the document: learning rate, rho, epsilon.
+    lr: float = 1.0
+    rho: float = 0.95
+    eps: float = 1e-8
+    # Start generation k + 1 from generation k's weights (True) or from fresh weights (False).
+    warm_start: bool = True
+    # Permute suits at random in the six card planes of every training sample (an exact symmetry of
+    # hold'em; the document's future work proposes suit canonicalisation for the same reason).
+    suit_augment: bool = True
+    # Share of a CNN player's self-play decisions taken by the heuristic rule instead (exploration:
+    # without it a greedy player never produces samples of the actions it rates low).
+    explore: float = 0.1
+    # Train on the all-in equity result (expected over the board cards still to come, both hole
+    # cards known) of showdowns whose last decision came before the river, not on the realized run-out.
+    allin_equity: bool = True
+    # Random boards averaged for a pre-flop all-in (later streets are enumerated exactly).
+    equity_samples: int = 256
+    # Candidate actions a CNN player scores while generating self-play hands: "full" (every legal
+    # chip amount) or "subset" (fold, check/call, all-in, min raise and ``raise_fractions`` of the pot).
+    selfplay_candidates: str = "full"
+    # Pot fractions of the "subset" candidate set (raise to max bet + f * pot after calling).
+    raise_fractions: tuple[float, ...] = (0.5, 1.0, 2.0)
+    # Hands played side by side in self-play (their CNN decisions share one forward pass).
+    parallel_hands: int = 64
+    # Hands per stored data chunk (a chunk is the unit of resuming self-play).
+    chunk_hands: int = 5_000
+    # Master seed (numpy SeedSequence per chunk / generation; torch.manual_seed per generation).
+    seed: int = 0
+
+    def __post_init__(self) -> None:
+        for name in ("small_blind", "big_blind", "stack", "heuristic_hands", "hands_per_pairing", "generations",
+                     "epochs", "batch_size", "parallel_hands", "chunk_hands", "equity_samples"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise ValueError(f"{name} must be an integer >= 1, got {value!r}")
+        if self.big_blind < self.small_blind or self.stack < self.big_blind:
+            raise ValueError(f"need small_blind <= big_blind <= stack, got {self.small_blind}, {self.big_blind}, {self.stack}")
+        if not 0.0 <= self.explore <= 1.0:
+            raise ValueError(f"explore must be in [0, 1], got {self.explore}")
+        if self.selfplay_candidates not in CANDIDATE_SETS:
+            raise ValueError(f"selfplay_candidates must be one of {CANDIDATE_SETS}, got {self.selfplay_candidates!r}")
+        if not self.raise_fractions or any(f <= 0 for f in self.raise_fractions):
+            raise ValueError(f"raise_fractions must be positive pot fractions, got {self.raise_fractions}")
+
+    def to_dict(self) -> dict[str, Any]:
+        d = asdict(self)
+        d["raise_fractions"] = list(self.raise_fractions)
+        return d
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> CNNConfig:
+        known = {f.name for f in fields(cls)}
+        unknown = sorted(set(data) - known)
+        if unknown:
+            raise ValueError(f"unknown CNNConfig fields {unknown}")
+        data = dict(data)
+        if "raise_fractions" in data:
+            data["raise_fractions"] = tuple(data["raise_fractions"])
+        return cls(**data)
+
+
+PRESETS: dict[str, CNNConfig] = {
+    # The document's scale (hours to days on a CPU).
+    "paper": CNNConfig(),
+    # Three generations on 2 CPU cores in under an hour (fewer hands; self-play scores the subset).
+    "small": CNNConfig(heuristic_hands=12_000, hands_per_pairing=1_500, epochs=2, selfplay_candidates="subset",
+                       chunk_hands=500),
+    # Seconds: for tests.
+    "tiny": CNNConfig(heuristic_hands=16, hands_per_pairing=6, generations=2, epochs=1, batch_size=16,
+                      selfplay_candidates="subset", parallel_hands=8, chunk_hands=8),
+}

@@ -1,0 +1,171 @@
+"""Round robin of random, heuristic and CNN generations with duplicate deals (the document's Table 3).
+
+Every pair plays ``hands / 2`` deals twice, seats swapped, with the same cards and button, so the
+card luck cancels in the pair's difference. A cell is the row player's mean big blinds per hand with
+a 95% interval over deals (normal approximation, deals independent). All pairs see the same deals.
+
+Why not ``agent_zoo.tournament``: it plays one hand at a time through ``Agent.act``, so a CNN
+player's forward passes cannot be batched across hands; here hands run side by side and each
+round's candidate tensors share one forward pass per network (several times faster on a CPU).
+The rules, deals and scoring are the same engine and the same duplicate scheme.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from agent_zoo.cnn.config import CNNConfig
+from agent_zoo.cnn.selfplay import Player, draw_deals, make_game, play_hands
+from agent_zoo.cnn.train import load_generation
+
+Z95 = 1.959963984540054
+KIND_LABELS = ("fold", "check", "call", "bet", "raise")
+SIZE_BINS = (0.0, 0.5, 1.0, 2.0, 4.0, np.inf)  # chips a bet/raise adds / pot before it
+SIZE_LABELS = ("<1/2 pot", "1/2-1 pot", "1-2 pots", "2-4 pots", ">=4 pots")
+
+
+@dataclass
+class RoundRobin:
+    """``mean[i, j]``: player i's big blinds per hand against player j (``ci95`` the half-width)."""
+
+    names: list[str]
+    mean: np.ndarray
+    ci95: np.ndarray
+    hands: int  # hands per pair
+    seconds: np.ndarray  # time each pair took
+    kinds: dict[str, list[int]] = field(default_factory=dict)  # fold/check/call/bet/raise counts
+    sizes: dict[str, list[int]] = field(default_factory=dict)  # bet-size bin counts
+
+    def table(self) -> str:
+        w = 11
+        lines = [f"mean big blinds per hand of the row player (±95% CI), {self.hands} hands per pair "
+                 f"({self.hands // 2} duplicate deals)", " " * w + "".join(f"{n:>16}" for n in self.names)]
+        for i, a in enumerate(self.names):
+            cells = ["-" if i == j else f"{self.mean[i, j]:+.2f}±{self.ci95[i, j]:.2f}" for j in range(len(self.names))]
+            lines.append(f"{a:<{w}}" + "".join(f"{c:>16}" for c in cells))
+        return "\n".join(lines)
+
+    def markdown(self) -> str:
+        head = "| row vs column | " + " | ".join(self.names) + " |"
+        rows = [head, "|" + "---|" * (len(self.names) + 1)]
+        for i, a in enumerate(self.names):
+            cells = []
+            for j in range(len(self.names)):
+                if i == j:
+                    cells.append("-")
+                else:
+                    sig = abs(self.mean[i, j]) > self.ci95[i, j]
+                    text = f"{self.mean[i, j]:+.2f} ± {self.ci95[i, j]:.2f}"
+                    cells.append(f"**{text}**" if sig else text)
+            rows.append(f"| {a} | " + " | ".join(cells) + " |")
+        return "\n".join(rows)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"names": self.names, "mean": self.mean.tolist(), "ci95": self.ci95.tolist(), "hands": self.hands,
+                "seconds": self.seconds.tolist(), "kinds": self.kinds, "sizes": self.sizes}
+
+
+def duplicate_match(game: Any, a: Player, b: Player, decks: np.ndarray, buttons: np.ndarray,
+                    rng: np.random.Generator, stats: bool = True, progress: Any = None) -> tuple[np.ndarray, list]:
+    """Per-deal mean chips of ``a`` over the two seatings, and the two play logs."""
+    first = play_hands(game, (a, b), decks, buttons, rng, parallel=128, stats=stats, progress=progress)
+    second = play_hands(game, (b, a), decks, buttons, rng, parallel=128, stats=stats, progress=progress)
+    return (first.chips[:, 0] + second.chips[:, 1]) / 2.0, [first, second]
+
+
+def round_robin(players: list[Player], hands: int, seed: int, cfg: CNNConfig, show: bool = True) -> RoundRobin:
+    """Every pair of ``players`` on the same ``hands / 2`` deals, each played with both seatings."""
+    from tqdm import tqdm
+
+    game = make_game(cfg.small_blind, cfg.big_blind, cfg.stack)
+    deals = hands // 2
+    decks, buttons = draw_deals(deals, np.random.default_rng(np.random.SeedSequence([seed, 0])))
+    n = len(players)
+    mean, ci, secs = np.zeros((n, n)), np.zeros((n, n)), np.zeros((n, n))
+    kinds = {p.name: np.zeros(5, dtype=np.int64) for p in players}
+    sizes = {p.name: np.zeros(len(SIZE_LABELS), dtype=np.int64) for p in players}
+    pairs = [(i, j) for i in range(n) for j in range(i + 1, n)]
+    bar = tqdm(total=len(pairs) * hands, desc="round robin", unit="hand", disable=not show, dynamic_ncols=True)
+    for k, (i, j) in enumerate(pairs):
+        bar.set_postfix_str(f"{players[i].name} v {players[j].name}")
+        t0 = time.perf_counter()
+        rng = np.random.default_rng(np.random.SeedSequence([seed, 1, k]))
+        chips, logs = duplicate_match(game, players[i], players[j], decks, buttons, rng, progress=bar.update)
+        bb = chips / cfg.big_blind
+        m = float(bb.mean())
+        h = Z95 * float(bb.std(ddof=1)) / np.sqrt(deals) if deals > 1 else float("inf")
+        mean[i, j], mean[j, i], ci[i, j], ci[j, i] = m, -m, h, h
+        secs[i, j] = secs[j, i] = time.perf_counter() - t0
+        for log in logs:
+            for name, counts in log.kinds.items():
+                kinds[name] += counts
+            for name, ratios in log.bet_sizes.items():
+                sizes[name] += np.histogram(ratios, bins=SIZE_BINS)[0]
+    bar.close()
+    return RoundRobin([p.name for p in players], mean, ci, hands, secs,
+                      {k: v.tolist() for k, v in kinds.items()}, {k: v.tolist() for k, v in sizes.items()})
+
+
+def generation_paths(run_dir: str | Path) -> list[Path]:
+    """``gen_K.pt`` files of a run, by K."""
+    paths = [p for p in Path(run_dir).glob("gen_*.pt") if re.fullmatch(r"gen_\d+\.pt", p.name)]
+    if not paths:
+        raise ValueError(f"{run_dir} has no finished generation (gen_K.pt); train first")
+    return sorted(paths, key=lambda p: int(p.stem.split("_")[1]))
+
+
+def evaluate_dir(run_dir: str | Path, hands: int, candidates: str = "full", seed: int = 12345,
+                 out: str | Path | None = None, show: bool = True) -> RoundRobin:
+    """Round robin of random, heuristic and every generation of ``run_dir``; writes JSON and PNGs."""
+    run_dir = Path(run_dir)
+    cfg = CNNConfig.from_dict(json.loads((run_dir / "config.json").read_text()))
+    players = [Player("random", "random"), Player("heuristic", "heuristic")]
+    for path in generation_paths(run_dir):
+        net, ckpt = load_generation(path)
+        players.append(Player(f"cnn{ckpt['generation']}", "cnn", net, candidates, cfg.raise_fractions))
+    result = round_robin(players, hands, seed, cfg, show)
+    out = Path(out) if out is not None else run_dir / "eval"
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "results.json").write_text(json.dumps({**result.to_dict(), "candidates": candidates, "seed": seed}, indent=1))
+    plot_shares(result, out)
+    return result
+
+
+def plot_shares(result: RoundRobin, out: Path) -> list[Path]:
+    """The document's Figures 2 (action-type shares) and 3 (bet-size shares) per player, as PNGs."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    paths = []
+    for key, labels, title, fname in (
+        ("kinds", KIND_LABELS, "Action types per player (share of decisions)", "action_shares.png"),
+        ("sizes", SIZE_LABELS, "Bet and raise sizes per player (chips added / pot before)", "bet_size_shares.png"),
+    ):
+        data = getattr(result, key)
+        names = list(data)
+        shares = np.array([np.array(data[n], float) / max(1, sum(data[n])) for n in names])
+        fig, ax = plt.subplots(figsize=(7, 3.6))
+        left = np.zeros(len(names))
+        for c, label in enumerate(labels):
+            ax.barh(names, shares[:, c], left=left, label=label)
+            left += shares[:, c]
+        ax.invert_yaxis()
+        ax.set_xlim(0, 1)
+        ax.set_xlabel("share")
+        ax.set_title(title)
+        ax.legend(ncol=len(labels), fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.18))
+        fig.tight_layout()
+        path = out / fname
+        fig.savefig(path, dpi=110)
+        plt.close(fig)
+        paths.append(path)
+    return paths

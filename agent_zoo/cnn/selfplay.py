@@ -1,0 +1,229 @@
+"""Heads-up hands between random, heuristic and CNN players, many side by side (lockstep).
+
+Every round, each unfinished hand advances by one decision; the candidate tensors of all hands where
+a CNN player acts go through its network in one forward pass. Deals are fixed in advance (a
+9-card deck and a button per hand), so a deal can be replayed with the seats swapped (duplicate
+evaluation) and a stored hand can be replayed exactly (``storage``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from agent_zoo.cnn.equity import runout_equity
+from agent_zoo.cnn.heuristic import heuristic_action, pot_raise_to
+from agent_zoo.cnn.network import PokerCNN, score
+from agent_zoo.cnn.storage import DECK_CARDS, HandRecorder, deal_cards
+from poker_envs.encoders.poker_cnn import NUM_CELLS, PokerCNNEncoder
+from poker_envs.games.base import TERMINAL
+from poker_envs.games.holdem import HoldemConfig, HoldemGame
+
+A_FOLD, A_CALL = 0, 1
+
+
+def make_game(small_blind: int = 1, big_blind: int = 2, stack: int = 100) -> HoldemGame:
+    """Heads-up no-limit hold'em with one chip id per raise-to amount (``bet_sizing="chips"``)."""
+    return HoldemGame(HoldemConfig(num_players=2, small_blind=small_blind, big_blind=big_blind,
+                                   starting_stacks=(stack, stack), bet_sizing="chips"))
+
+
+@dataclass
+class Player:
+    """A seat policy: ``kind`` "random", "heuristic" or "cnn" (then ``net`` is its value network)."""
+
+    name: str
+    kind: str
+    net: PokerCNN | None = None
+    candidates: str = "full"  # "full": every legal action; "subset": see candidate_actions
+    fractions: tuple[float, ...] = (0.5, 1.0, 2.0)  # pot fractions of the "subset"
+    explore: float = 0.0  # share of decisions handed to the heuristic rule
+
+    def __post_init__(self) -> None:
+        if self.kind not in ("random", "heuristic", "cnn"):
+            raise ValueError(f"kind must be random, heuristic or cnn, got {self.kind!r}")
+        if (self.kind == "cnn") != (self.net is not None):
+            raise ValueError("a cnn player needs net=, other kinds take none")
+        if self.candidates not in ("full", "subset"):
+            raise ValueError(f"candidates must be 'full' or 'subset', got {self.candidates!r}")
+
+
+def candidate_actions(state: Any, candidates: str = "full", fractions: Sequence[float] = (0.5, 1.0, 2.0)) -> list[int]:
+    """Legal action ids a CNN player scores: all of them ("full") or fold, check/call, the minimum
+    raise, raises of ``fractions`` of the pot (after calling) and all-in ("subset")."""
+    legal = state.legal_actions()
+    if candidates == "full":
+        return legal
+    out = [a for a in legal if a < 2]
+    rr = state.legal_raise_range()
+    if rr is not None:
+        tos = {rr[0], rr[1], *(pot_raise_to(state, f) for f in fractions)}
+        out.extend(sorted(to + 1 for to in tos))
+    return out
+
+
+def distinct_candidates(state: Any, actions: Sequence[int]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(kinds, chips added, index into ``actions`` of each distinct encoding's first action).
+
+    The Poker-CNN tensor fill-codes amounts up to 52 small blinds, so every raise adding 52 small
+    blinds or more encodes identically; scoring each distinct tensor once changes no score.
+    """
+    seat = state.current_player()
+    owe = state.max_bet() - state.bets[seat]
+    bet = state.bets[seat]
+    sb = state.config.small_blind
+    kinds, added, first, seen = [], [], [], set()
+    raise_kind = 4 if state.max_bet() > 0 else 3
+    for i, a in enumerate(actions):
+        if a == A_FOLD:
+            k, add = 0, 0
+        elif a == A_CALL:
+            k, add = (2, min(owe, state.stacks[seat])) if owe > 0 else (1, 0)
+        else:
+            k, add = raise_kind, a - 1 - bet
+        key = (k, min(add / sb, NUM_CELLS))
+        if key in seen:
+            continue
+        seen.add(key)
+        kinds.append(k)
+        added.append(add)
+        first.append(i)
+    return np.array(kinds), np.array(added, dtype=np.float64), np.array(first)
+
+
+def expand_scores(actions: Sequence[int], values: np.ndarray, first: np.ndarray) -> np.ndarray:
+    """Scores of every action in ``actions`` from the scores of its distinct encodings.
+
+    Repeated encodings are the saturated raises, which come last in ascending id order: each action
+    takes the score of the last distinct encoding at or before it."""
+    out = np.empty(len(actions), dtype=np.float32)
+    j = 0
+    for i, a in enumerate(actions):
+        if j + 1 < len(first) and first[j + 1] == i:
+            j += 1
+        out[i] = values[j]
+    return out
+
+
+def cnn_scores(state: Any, player: Player, encoder: PokerCNNEncoder) -> tuple[list[int], np.ndarray]:
+    """(candidate ids, their scores) of a CNN player at ``state`` (one forward pass)."""
+    actions = candidate_actions(state, player.candidates, player.fractions)
+    kinds, added, first = distinct_candidates(state, actions)
+    x = encoder.encode_kinds(state, state.current_player(), kinds, added)
+    return actions, expand_scores(actions, score(player.net, x), first)
+
+
+def random_action(state: Any, rng: np.random.Generator) -> int:
+    """Uniform over the legal ids (every chip amount is one action, as the document's random player)."""
+    legal = state.legal_actions()
+    return legal[int(rng.integers(len(legal)))]
+
+
+@dataclass
+class PlayLog:
+    """What a batch of hands produced."""
+
+    chips: np.ndarray  # (H, 2) chips won (+) / lost (-) per seat
+    recorder: HandRecorder | None = None
+    # per player name: counts of fold/check/call/bet/raise and the chips-added / pot-before of bets
+    kinds: dict[str, np.ndarray] = field(default_factory=dict)
+    bet_sizes: dict[str, list[float]] = field(default_factory=dict)
+
+
+def draw_deals(n: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """``n`` random heads-up deals: (decks (n, 9), buttons (n,))."""
+    keys = rng.random((n, 52))
+    decks = np.argsort(keys, axis=1)[:, :DECK_CARDS]
+    return decks.astype(np.int8), rng.integers(0, 2, size=n).astype(np.int8)
+
+
+def play_hands(
+    game: HoldemGame,
+    players: tuple[Player, Player],
+    decks: np.ndarray,
+    buttons: np.ndarray,
+    rng: np.random.Generator,
+    parallel: int = 64,
+    record: tuple[int, int] | None = None,
+    stats: bool = False,
+    progress: Callable[[int], None] | None = None,
+    equity_samples: int | None = None,
+) -> PlayLog:
+    """Play hand h with ``players[0]`` at seat 0 on deck ``decks[h]`` and button ``buttons[h]``.
+
+    ``record``: the two players' ids to store with each hand (then ``PlayLog.recorder`` is filled).
+    ``stats``: count action kinds and bet sizes per player name (the document's Figures 2 and 3).
+    ``equity_samples``: record the all-in equity result of showdowns whose last decision came
+    before the river (``equity.runout_equity``) instead of the realized one; ``PlayLog.chips`` stays
+    realized.
+    """
+    encoder = PokerCNNEncoder(game, dtype=np.uint8)
+    n = len(decks)
+    log = PlayLog(np.zeros((n, 2), dtype=np.int64), HandRecorder() if record is not None else None)
+    if stats:
+        for p in players:
+            log.kinds.setdefault(p.name, np.zeros(5, dtype=np.int64))
+            log.bet_sizes.setdefault(p.name, [])
+    buy_in = game.config.starting_stacks[0]
+    for lo in range(0, n, parallel):
+        hands = list(range(lo, min(n, lo + parallel)))
+        states = {}
+        acts: dict[int, list[tuple[int, int, int]]] = {}
+        board_at_last: dict[int, int] = {}
+        for h in hands:
+            s = game.new_initial_state(button=int(buttons[h]), deck=[int(c) for c in decks[h]])
+            deal_cards(s)
+            states[h], acts[h] = s, []
+        while states:
+            pending: dict[int, list[tuple[int, list[int], np.ndarray, np.ndarray, np.ndarray]]] = {}
+            chosen: dict[int, int] = {}
+            for h, s in states.items():
+                seat = s.current_player()
+                p = players[seat]
+                if p.kind == "random":
+                    chosen[h] = random_action(s, rng)
+                elif p.kind == "heuristic" or (p.explore > 0 and rng.random() < p.explore):
+                    chosen[h] = heuristic_action(s, rng)
+                else:
+                    actions = candidate_actions(s, p.candidates, p.fractions)
+                    kinds, added, first = distinct_candidates(s, actions)
+                    pending.setdefault(seat, []).append((h, actions, kinds, added, first))
+            for seat, items in pending.items():
+                xs = [encoder.encode_kinds(states[h], seat, kinds, added) for h, _, kinds, added, _ in items]
+                values = score(players[seat].net, np.concatenate(xs))
+                off = 0
+                for (h, actions, kinds, _, first), x in zip(items, xs):
+                    v = expand_scores(actions, values[off : off + len(x)], first)
+                    off += len(x)
+                    chosen[h] = actions[int(np.argmax(v))]
+            for h, action in chosen.items():
+                s = states[h]
+                seat = s.current_player()
+                kind, to = s.action_to_chips(action)
+                if stats:
+                    name = players[seat].name
+                    log.kinds[name][kind] += 1
+                    if kind >= 3:
+                        log.bet_sizes[name].append((to - s.bets[seat]) / s.pot())
+                acts[h].append((seat, kind, to))
+                board_at_last[h] = len(s.board)
+                s.apply(action)
+                deal_cards(s)
+                if s.current_player() == TERMINAL:
+                    chips = s.chip_returns()
+                    log.chips[h] = chips
+                    if log.recorder is not None:
+                        won = chips
+                        if equity_samples and s.strengths is not None and board_at_last[h] < 5:
+                            eq_rng = np.random.default_rng([int(c) for c in decks[h]])  # play's rng untouched
+                            eq = runout_equity(s.hole[0], s.hole[1], s.board[: board_at_last[h]], eq_rng, equity_samples)
+                            stake = min(s.contributed)
+                            won = [stake * (2 * eq - 1), -stake * (2 * eq - 1)]
+                        log.recorder.add_hand(decks[h], int(buttons[h]), record, acts[h], won, buy_in)
+                    del states[h]
+                    if progress is not None:
+                        progress(1)
+    return log

@@ -1,0 +1,235 @@
+"""Training generations of CNN value players (``python -m agent_zoo.cnn train``).
+
+1. Heuristic-vs-heuristic hands (stored compactly, ``storage``) train generation 1.
+2. Generation k + 1 trains on the hands of every pairing among {heuristic, generations 1..k}, a
+   player against itself included, ``hands_per_pairing`` hands each (the heuristic pairing reuses the
+   first heuristic hands). A pairing's hands are played once and reused by later generations.
+3. Each sample is (state with the action taken, chips won in the hand / buy-in); mean squared error,
+   Adadelta. Samples are re-encoded on the fly by replaying their hands.
+
+Everything lands in the output directory: ``config.json``, ``data/*.npz`` (chunks of hands),
+``gen_K.pt`` (finished generations), ``gen_K.partial.pt`` (the generation in training, saved every
+``CHECKPOINT_BATCHES`` batches and at each epoch end) and ``log.csv`` (loss per epoch). Running the
+same command again resumes where it stopped; finished chunks and generations are never redone.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+
+from agent_zoo.cnn.config import CNNConfig
+from agent_zoo.cnn.network import PokerCNN, to_tensor
+from agent_zoo.cnn.selfplay import Player, draw_deals, make_game, play_hands
+from agent_zoo.cnn.storage import HandStore, encode_samples
+from poker_envs.encoders.poker_cnn import PokerCNNEncoder
+from poker_envs.games.holdem import HoldemGame
+
+CHECKPOINT_BATCHES = 200  # batches between two saves of the generation in training
+HEURISTIC = 0  # player id of the heuristic in stored hands; generation k has id k
+CARD_PLANES = 6  # planes 0-5 hold cards (one cell per card): the ones a suit permutation moves
+SUIT_COLS = np.arange(6, 10)  # the four suit columns of the 13x4 grid inside the 17x17 plane
+
+
+# ---- pure helpers -------------------------------------------------------------------------------
+def pairings(k: int) -> list[tuple[int, int]]:
+    """Every pairing (i <= j) of players {0 = heuristic, 1..k}: the data of generation k + 1."""
+    return [(i, j) for i in range(k + 1) for j in range(i, k + 1)]
+
+
+def permute_suits(x: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A random suit permutation per sample, applied to the card planes (other planes fill-code numbers)."""
+    perms = np.argsort(rng.random((len(x), 4)), axis=1)
+    cols = SUIT_COLS[perms]  # (B, 4)
+    b = np.arange(len(x))[:, None, None, None]
+    p = np.arange(CARD_PLANES)[None, :, None, None]
+    r = np.arange(x.shape[2])[None, None, :, None]
+    x = x.copy()
+    x[:, :CARD_PLANES, :, 6:10] = x[b, p, r, cols[:, None, None, :]]
+    return x
+
+
+def seed_rng(cfg: CNNConfig, *key: int) -> np.random.Generator:
+    """An independent generator for one piece of the run (a data chunk, a generation's epoch)."""
+    return np.random.default_rng(np.random.SeedSequence([cfg.seed, *key]))
+
+
+def make_optimizer(net: PokerCNN, cfg: CNNConfig) -> torch.optim.Optimizer:
+    return torch.optim.Adadelta(net.parameters(), lr=cfg.lr, rho=cfg.rho, eps=cfg.eps)
+
+
+def batches(n: int, batch_size: int, perm: np.ndarray, start: int) -> Iterator[tuple[int, np.ndarray]]:
+    for b in range(start, math.ceil(n / batch_size)):
+        yield b, perm[b * batch_size : (b + 1) * batch_size]
+
+
+def save_atomic(obj: Any, path: Path) -> None:
+    tmp = path.with_name(path.name + ".tmp")
+    torch.save(obj, tmp)
+    tmp.replace(path)
+
+
+def load_generation(path: str | Path) -> tuple[PokerCNN, dict[str, Any]]:
+    """A finished generation's network (eval mode) and its checkpoint metadata."""
+    ckpt = torch.load(path, map_location="cpu", weights_only=False)
+    if "state_dict" not in ckpt:
+        raise ValueError(f"{path} is not a CNN generation checkpoint (no state_dict)")
+    net = PokerCNN()
+    net.load_state_dict(ckpt["state_dict"])
+    net.eval()
+    return net, ckpt
+
+
+# ---- the run ------------------------------------------------------------------------------------
+class Trainer:
+    """One run in ``out``: data generation, generations, checkpoints, resume."""
+
+    def __init__(self, cfg: CNNConfig, out: str | Path, show_progress: bool = True) -> None:
+        self.cfg = cfg
+        self.out = Path(out)
+        self.data = self.out / "data"
+        self.data.mkdir(parents=True, exist_ok=True)
+        self.show = show_progress
+        self.game: HoldemGame = make_game(cfg.small_blind, cfg.big_blind, cfg.stack)
+        self.encoder = PokerCNNEncoder(self.game, dtype=np.uint8)
+        saved = self.out / "config.json"
+        if saved.exists():
+            old = CNNConfig.from_dict(json.loads(saved.read_text()))
+            if old != cfg:
+                diff = {k: (v, cfg.to_dict()[k]) for k, v in old.to_dict().items() if cfg.to_dict()[k] != v}
+                raise ValueError(f"{out} holds a run with another config (saved, asked): {diff}; use a new --out")
+        else:
+            saved.write_text(json.dumps(cfg.to_dict(), indent=1))
+        self.nets: dict[int, PokerCNN] = {}
+
+    def _bar(self, total: int, desc: str, unit: str):  # noqa: ANN202
+        from tqdm import tqdm
+
+        return tqdm(total=total, desc=desc, unit=unit, disable=not self.show, dynamic_ncols=True)
+
+    # data ------------------------------------------------------------------------------------------
+    def player(self, pid: int) -> Player:
+        if pid == HEURISTIC:
+            return Player("heuristic", "heuristic")
+        if pid not in self.nets:
+            self.nets[pid], _ = load_generation(self.out / f"gen_{pid}.pt")
+        c = self.cfg
+        return Player(f"cnn{pid}", "cnn", self.nets[pid], c.selfplay_candidates, c.raise_fractions, c.explore)
+
+    def pairing_data(self, i: int, j: int, hands: int) -> HandStore:
+        """``hands`` hands of player i (seat 0) against player j, generated in missing chunks."""
+        c = self.cfg
+        chunks = math.ceil(hands / c.chunk_hands)
+        stores = []
+        missing = [k for k in range(chunks) if not (self.data / f"p{i}_{j}_c{k}.npz").exists()]
+        bar = self._bar(hands, f"hands {'heu' if i == 0 else f'g{i}'} v {'heu' if j == 0 else f'g{j}'}", "hand")
+        bar.update((chunks - len(missing)) * c.chunk_hands if missing else hands)
+        for k in range(chunks):
+            path = self.data / f"p{i}_{j}_c{k}.npz"
+            if not path.exists():
+                n = min(c.chunk_hands, hands - k * c.chunk_hands)
+                rng = seed_rng(c, 0, i, j, k)
+                decks, buttons = draw_deals(n, rng)
+                log = play_hands(self.game, (self.player(i), self.player(j)), decks, buttons, rng,
+                                 parallel=c.parallel_hands, record=(i, j), progress=bar.update,
+                                 equity_samples=c.equity_samples if c.allin_equity else None)
+                log.recorder.store().save(path)
+            stores.append(HandStore.load(path))
+        bar.close()
+        return HandStore.concat(stores)
+
+    def generation_data(self, gen: int) -> HandStore:
+        if gen == 1:
+            return self.pairing_data(HEURISTIC, HEURISTIC, self.cfg.heuristic_hands)
+        stores = []
+        for i, j in pairings(gen - 1):
+            if (i, j) == (HEURISTIC, HEURISTIC):
+                stores.append(self.pairing_data(0, 0, self.cfg.heuristic_hands).head(self.cfg.hands_per_pairing))
+            else:
+                stores.append(self.pairing_data(i, j, self.cfg.hands_per_pairing))
+        return HandStore.concat(stores)
+
+    # training --------------------------------------------------------------------------------------
+    def train_generation(self, gen: int, store: HandStore) -> PokerCNN:
+        c = self.cfg
+        partial = self.out / f"gen_{gen}.partial.pt"
+        torch.manual_seed(c.seed * 1_000 + gen)
+        net = PokerCNN()
+        if c.warm_start and gen > 1:
+            net.load_state_dict(load_generation(self.out / f"gen_{gen - 1}.pt")[0].state_dict())
+        opt = make_optimizer(net, c)
+        epoch, batch, losses = 0, 0, []
+        if partial.exists():
+            ckpt = torch.load(partial, map_location="cpu", weights_only=False)
+            net.load_state_dict(ckpt["state_dict"])
+            opt.load_state_dict(ckpt["optimizer"])
+            epoch, batch, losses = ckpt["epoch"], ckpt["batch"], ckpt["losses"]
+            torch.set_rng_state(ckpt["torch_rng"])
+        n = store.num_actions
+        per_epoch = math.ceil(n / c.batch_size)
+        targets = torch.from_numpy(store.target.astype(np.float32))
+        bar = self._bar(c.epochs * per_epoch, f"train g{gen} ({n} samples)", "batch")
+        bar.update(epoch * per_epoch + batch)
+        net.train()
+        while epoch < c.epochs:
+            perm = seed_rng(c, 1, gen, epoch).permutation(n)
+            total, count = 0.0, 0
+            if losses and losses[-1][0] == epoch:  # resumed inside this epoch: its running loss so far
+                _, mean, count = losses.pop()
+                total = mean * count
+            for b, idx in batches(n, c.batch_size, perm, batch):
+                x = encode_samples(store, self.game, self.encoder, idx)
+                if c.suit_augment:
+                    x = permute_suits(x, seed_rng(c, 2, gen, epoch, b))
+                opt.zero_grad()
+                loss = torch.mean((net(to_tensor(x)) - targets[idx]) ** 2)
+                loss.backward()
+                opt.step()
+                total += loss.item() * len(idx)
+                count += len(idx)
+                bar.update(1)
+                bar.set_postfix(epoch=epoch + 1, loss=f"{total / count:.4f}")
+                if (b + 1) % CHECKPOINT_BATCHES == 0 and b + 1 < per_epoch:
+                    self._save_partial(partial, net, opt, epoch, b + 1, losses + [(epoch, total / count, count)])
+            losses.append((epoch, total / count, count))
+            epoch, batch = epoch + 1, 0
+            self._save_partial(partial, net, opt, epoch, 0, losses)
+            with open(self.out / "log.csv", "a") as f:
+                f.write(f"{gen},{epoch},{n},{total / count:.6f},{time.time():.0f}\n")
+        bar.close()
+        return self._finish(gen, net, losses, partial, n)
+
+    def _save_partial(self, path: Path, net: PokerCNN, opt: Any, epoch: int, batch: int, losses: list) -> None:
+        losses = [row for row in losses if row[0] < epoch or batch > 0]
+        save_atomic({"state_dict": net.state_dict(), "optimizer": opt.state_dict(), "epoch": epoch,
+                     "batch": batch, "losses": losses, "torch_rng": torch.get_rng_state()}, path)
+
+    def _finish(self, gen: int, net: PokerCNN, losses: list, partial: Path, samples: int) -> PokerCNN:
+        save_atomic({"state_dict": net.state_dict(), "config": self.cfg.to_dict(), "generation": gen,
+                     "samples": samples, "losses": [float(l) for _, l, _ in losses]}, self.out / f"gen_{gen}.pt")
+        partial.unlink(missing_ok=True)
+        net.eval()
+        self.nets[gen] = net
+        return net
+
+    def run(self, generations: int | None = None) -> list[Path]:
+        """Train generations 1..``generations`` (default: the config's), skipping finished ones."""
+        last = generations or self.cfg.generations
+        for gen in range(1, last + 1):
+            path = self.out / f"gen_{gen}.pt"
+            if path.exists():
+                continue
+            t0 = time.perf_counter()
+            store = self.generation_data(gen)
+            self.train_generation(gen, store)
+            if self.show:
+                print(f"generation {gen}: {store.num_hands} hands, {store.num_actions} samples, "
+                      f"{time.perf_counter() - t0:.0f} s", flush=True)
+        return [self.out / f"gen_{g}.pt" for g in range(1, last + 1)]

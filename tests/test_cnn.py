@@ -1,0 +1,297 @@
+"""CNN value players: network, heuristic, compact storage, training with resume, the agent."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+import pytest
+import torch
+
+import agent_zoo.cnn.train as train_mod
+from agent_zoo.cnn.agent import CNNAgent
+from agent_zoo.cnn.config import PRESETS, CNNConfig
+from agent_zoo.cnn.heuristic import RAISE_FRACTIONS, HeuristicAgent, heuristic_action, pot_raise_to
+from agent_zoo.cnn.network import PokerCNN, score
+from agent_zoo.cnn.selfplay import Player, cnn_scores, draw_deals, make_game, play_hands
+from agent_zoo.cnn.storage import HandRecorder, HandStore, deal_cards, encode_samples
+from agent_zoo.cnn.train import Trainer, load_generation, pairings, permute_suits
+from poker_envs import nolimit_holdem_v0
+from poker_envs.encoders.poker_cnn import PokerCNNEncoder
+from poker_envs.games.base import TERMINAL
+
+torch.set_num_threads(1)
+
+
+def _net(seed: int = 0) -> PokerCNN:
+    torch.manual_seed(seed)
+    return PokerCNN().eval()
+
+
+# ---- network ------------------------------------------------------------------------------------
+def test_network_layers_shapes_and_output_range() -> None:
+    net = _net()
+    convs = [m for m in net.modules() if isinstance(m, torch.nn.Conv2d)]
+    assert [(c.in_channels, c.out_channels, c.kernel_size) for c in convs] == [
+        (33, 32, (5, 5)), (32, 32, (5, 5)), (32, 64, (5, 5)), (64, 64, (5, 5))]
+    fcs = [m for m in net.modules() if isinstance(m, torch.nn.Linear)]
+    assert [(f.in_features, f.out_features) for f in fcs] == [(1024, 1024), (1024, 1)]
+    assert [m.p for m in net.modules() if isinstance(m, torch.nn.Dropout)] == [0.5]
+    x = torch.rand(7, 33, 17, 17) * 50  # far outside the 0/1 inputs: the output must still be in [-1, 1]
+    y = net(x)
+    assert y.shape == (7,)
+    assert torch.all(y.abs() <= 1)
+    with pytest.raises(ValueError, match="shape"):
+        net(torch.zeros(2, 31, 17, 17))
+
+
+def test_adadelta_fits_a_constant() -> None:
+    cfg = CNNConfig()
+    net = _net()
+    opt = train_mod.make_optimizer(net, cfg)
+    assert opt.defaults["lr"] == 1.0 and opt.defaults["rho"] == 0.95 and opt.defaults["eps"] == 1e-8
+    x = (torch.rand(8, 33, 17, 17) > 0.8).float()
+    y = torch.full((8,), 0.3)
+    net.train()
+    first = None
+    for _ in range(30):
+        opt.zero_grad()
+        loss = torch.mean((net(x) - y) ** 2)
+        loss.backward()
+        opt.step()
+        first = first if first is not None else loss.item()
+    assert loss.item() < 0.2 * first
+
+
+# ---- heuristic ----------------------------------------------------------------------------------
+def test_heuristic_shares_where_all_three_are_legal() -> None:
+    game = make_game()
+    state = game.new_initial_state(button=0, deck=list(range(9)))
+    deal_cards(state)  # the small blind (button) acts first: fold, call and raises are legal
+    rng = np.random.default_rng(7)
+    n = 20_000
+    actions = np.array([heuristic_action(state, rng) for _ in range(n)])
+    fold, call, raises = np.mean(actions == 0), np.mean(actions == 1), np.mean(actions >= 2)
+    # 4 standard deviations of a binomial share
+    assert abs(fold - 0.10) < 4 * np.sqrt(0.1 * 0.9 / n)
+    assert abs(call - 0.45) < 4 * np.sqrt(0.45 * 0.55 / n)
+    assert abs(raises - 0.45) < 4 * np.sqrt(0.45 * 0.55 / n)
+    # raise sizes: the pot fractions only, about equally often
+    expected = {pot_raise_to(state, f) + 1 for f in RAISE_FRACTIONS}
+    assert set(actions[actions >= 2].tolist()) == expected
+    # the cards do not matter: another deal, same generator seed, same choices
+    other = game.new_initial_state(button=0, deck=list(range(40, 49)))
+    deal_cards(other)
+    rng_a, rng_b = np.random.default_rng(3), np.random.default_rng(3)
+    assert [heuristic_action(state, rng_a) for _ in range(200)] == [heuristic_action(other, rng_b) for _ in range(200)]
+
+
+def test_heuristic_never_folds_when_checking_is_free() -> None:
+    game = make_game()
+    state = game.new_initial_state(button=0, deck=list(range(9)))
+    deal_cards(state)
+    state.apply(1)  # small blind calls: the big blind may check
+    rng = np.random.default_rng(1)
+    actions = np.array([heuristic_action(state, rng) for _ in range(4_000)])
+    assert not np.any(actions == 0)
+    assert abs(np.mean(actions == 1) - 0.55) < 4 * np.sqrt(0.55 * 0.45 / 4_000)
+
+
+def test_heuristic_agent_through_the_env() -> None:
+    env = nolimit_holdem_v0.raw_env(starting_stack=100, bet_sizing="chips", obs_encoder="poker_cnn")
+    agent = HeuristicAgent(env)
+    rng = np.random.default_rng(0)
+    for h in range(20):
+        env.reset(seed=h)
+        while not all(env.terminations.values()):
+            obs = env.observe(env.agent_selection)
+            a = agent.act(obs, rng)
+            assert obs["action_mask"][a] == 1
+            env.step(a)
+
+
+# ---- storage ------------------------------------------------------------------------------------
+def test_stored_hands_reencode_to_the_live_tensors() -> None:
+    game = make_game()
+    enc = PokerCNNEncoder(game, dtype=np.uint8)
+    rng = np.random.default_rng(5)
+    decks, buttons = draw_deals(30, rng)
+    rec, live, returns = HandRecorder(), [], []
+    for deck, button in zip(decks, buttons):
+        s = game.new_initial_state(button=int(button), deck=deck.tolist())
+        deal_cards(s)
+        acts = []
+        while s.current_player() != TERMINAL:
+            seat = s.current_player()
+            a = heuristic_action(s, rng) if rng.random() < 0.5 else int(rng.choice(s.legal_actions()))
+            live.append(enc.encode_actions(s, seat, [a])[0])
+            kind, to = s.action_to_chips(a)
+            acts.append((seat, kind, to))
+            s.apply(a)
+            deal_cards(s)
+        returns.append(s.chip_returns())
+        rec.add_hand(deck, int(button), (0, 0), acts, s.chip_returns(), 100)
+    store = rec.store()
+    assert store.num_actions == len(live) and store.num_hands == 30
+    order = np.random.default_rng(0).permutation(store.num_actions)  # any order, hands interleaved
+    np.testing.assert_array_equal(encode_samples(store, game, enc, order), np.stack(live)[order])
+    # targets: the actor's chips won in the hand / 100, zero-sum per hand
+    expected = np.concatenate([[returns[h][s] / 100 for s in store.seat[store.start[h]:store.start[h + 1]]]
+                               for h in range(30)])
+    np.testing.assert_allclose(store.target, expected, rtol=1e-6)
+    assert np.all(np.abs(store.target) <= 1)
+
+
+def test_store_save_load_concat_head(tmp_path) -> None:
+    game = make_game()
+    rng = np.random.default_rng(2)
+    decks, buttons = draw_deals(12, rng)
+    h = Player("heuristic", "heuristic")
+    store = play_hands(game, (h, h), decks, buttons, rng, record=(0, 0)).recorder.store()
+    store.save(tmp_path / "a.npz")
+    back = HandStore.load(tmp_path / "a.npz")
+    for f in ("deck", "button", "start", "seat", "kind", "raise_to", "target"):
+        np.testing.assert_array_equal(getattr(back, f), getattr(store, f))
+    both = HandStore.concat([store.head(5), HandStore.load(tmp_path / "a.npz")])
+    assert both.num_hands == 17
+    enc = PokerCNNEncoder(game, dtype=np.uint8)
+    k = int(store.start[5])
+    np.testing.assert_array_equal(encode_samples(both, game, enc, np.arange(k, k + 4)),
+                                  encode_samples(store, game, enc, np.arange(4)))
+
+
+def test_suit_permutation_moves_only_card_planes() -> None:
+    game = make_game()
+    enc = PokerCNNEncoder(game, dtype=np.uint8)
+    s = game.new_initial_state(button=0, deck=[0, 5, 10, 15, 20, 25, 30, 35, 40])
+    deal_cards(s)
+    x = enc.encode_actions(s, 0, [1, 5])
+    y = permute_suits(x, np.random.default_rng(0))
+    np.testing.assert_array_equal(y[:, 6:], x[:, 6:])
+    assert np.array_equal(y[:, :6].sum(axis=(2, 3)), x[:, :6].sum(axis=(2, 3)))  # same number of cards
+    np.testing.assert_array_equal(y[:, :6].sum(axis=3), x[:, :6].sum(axis=3))  # ranks kept
+
+
+# ---- training -----------------------------------------------------------------------------------
+def test_pairings_cover_every_pair_once() -> None:
+    assert pairings(1) == [(0, 0), (0, 1), (1, 1)]
+    assert len(pairings(3)) == 10 and len(set(pairings(3))) == 10
+
+
+def test_tiny_preset_trains_and_resumes_bit_for_bit(tmp_path, monkeypatch) -> None:
+    cfg = replace(PRESETS["tiny"], batch_size=8)
+    Trainer(cfg, tmp_path / "full", show_progress=False).run()
+    full = [load_generation(tmp_path / "full" / f"gen_{g}.pt")[0] for g in (1, 2)]
+    assert all(p.isfinite().all() for net in full for p in net.parameters())
+
+    # Interrupted inside generation 2's training, after a partial checkpoint, then run again.
+    monkeypatch.setattr(train_mod, "CHECKPOINT_BATCHES", 2)
+    calls = {"n": 0}
+    real = train_mod.encode_samples
+
+    def flaky(*args, **kwargs):
+        if (tmp_path / "cut" / "gen_1.pt").exists():
+            calls["n"] += 1
+            if calls["n"] == 4:
+                raise KeyboardInterrupt
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(train_mod, "encode_samples", flaky)
+    with pytest.raises(KeyboardInterrupt):
+        Trainer(cfg, tmp_path / "cut", show_progress=False).run()
+    assert (tmp_path / "cut" / "gen_2.partial.pt").exists() and not (tmp_path / "cut" / "gen_2.pt").exists()
+    monkeypatch.setattr(train_mod, "encode_samples", real)
+    Trainer(cfg, tmp_path / "cut", show_progress=False).run()
+    for g, net in zip((1, 2), full):
+        resumed = load_generation(tmp_path / "cut" / f"gen_{g}.pt")[0]
+        for a, b in zip(net.parameters(), resumed.parameters()):
+            torch.testing.assert_close(a, b, rtol=0, atol=0)
+    with pytest.raises(ValueError, match="another config"):
+        Trainer(replace(cfg, seed=1), tmp_path / "cut", show_progress=False)
+
+
+# ---- the agent ----------------------------------------------------------------------------------
+def test_agent_plays_legal_argmax_and_dedup_is_exact() -> None:
+    env = nolimit_holdem_v0.raw_env(starting_stack=100, bet_sizing="chips", obs_encoder="poker_cnn")
+    net = _net(3)
+    agent = CNNAgent(net, env)
+    enc = PokerCNNEncoder(env.game, dtype=np.float32)
+    rng = np.random.default_rng(0)
+    decisions = 0
+    for h in range(4):
+        env.reset(seed=h)
+        while not all(env.terminations.values()):
+            obs = env.observe(env.agent_selection)
+            state = env.state
+            seat = state.current_player()
+            if seat == 0:
+                actions, values = agent.scores()
+                legal = np.flatnonzero(obs["action_mask"]).tolist()
+                assert actions == legal  # the full candidate set
+                direct = score(net, enc.encode_actions(state, seat, legal))  # every action, no dedup
+                np.testing.assert_allclose(values, direct, atol=1e-5)
+                a = agent.act(obs, rng)
+                assert obs["action_mask"][a] == 1 and a == legal[int(np.argmax(values))]
+                decisions += 1
+            else:
+                a = int(rng.choice(np.flatnonzero(obs["action_mask"])))
+            env.step(a)
+    assert decisions >= 4
+
+
+def test_agent_refuses_other_bet_sizings() -> None:
+    with pytest.raises(ValueError, match="bet_sizing='chips'"):
+        CNNAgent(_net(), nolimit_holdem_v0.raw_env(obs_encoder="poker_cnn"))
+
+
+def test_subset_candidates_are_legal_and_small() -> None:
+    game = make_game()
+    s = game.new_initial_state(button=1, deck=list(range(9)))
+    deal_cards(s)
+    p = Player("c", "cnn", _net(), "subset")
+    actions, values = cnn_scores(s, p, PokerCNNEncoder(game, dtype=np.uint8))
+    legal = s.legal_actions()
+    assert set(actions) <= set(legal) and {0, 1, legal[-1]} <= set(actions) and len(actions) <= 7
+    assert len(values) == len(actions)
+
+
+# ---- all-in equity targets ------------------------------------------------------------------------
+def test_runout_equity_enumerates_like_the_scalar_evaluator() -> None:
+    from itertools import combinations
+
+    from agent_zoo.cnn.equity import runout_equity
+    from poker_envs.core.evaluator import evaluate
+
+    rng = np.random.default_rng(0)
+    for _ in range(3):
+        cards = rng.permutation(52)[:7].tolist()
+        h0, h1 = cards[:2], cards[2:4]
+        for board in (cards[4:7], cards[4:6] + [c for c in range(52) if c not in cards][:1]):
+            left = [c for c in range(52) if c not in h0 + h1 + board]
+            wins = ties = n = 0
+            for rest in combinations(left, 5 - len(board)):
+                a, b = evaluate(h0 + board + list(rest)), evaluate(h1 + board + list(rest))
+                wins += a > b
+                ties += a == b
+                n += 1
+            assert runout_equity(h0, h1, board, rng) == pytest.approx((wins + ties / 2) / n, abs=1e-12)
+    aces, kings = [51, 50], [47, 46]  # As Ah v Ks Kh: about 0.82 for the aces
+    assert 0.78 < runout_equity(aces, kings, [], rng, samples=2_000) < 0.86
+
+
+def test_equity_targets_keep_folds_and_river_showdowns() -> None:
+    game = make_game()
+    rng = np.random.default_rng(4)
+    decks, buttons = draw_deals(150, rng)
+    h = Player("heuristic", "heuristic")
+    a = play_hands(game, (h, h), decks, buttons, np.random.default_rng(9), record=(0, 0)).recorder.store()
+    b = play_hands(game, (h, h), decks, buttons, np.random.default_rng(9), record=(0, 0),
+                   equity_samples=64).recorder.store()
+    np.testing.assert_array_equal(a.kind, b.kind)  # the same play
+    changed = np.flatnonzero(np.abs(a.target - b.target) > 1e-9)
+    assert 0 < len(changed) < len(a.target)
+    hands = a.hand_of()
+    for hnd in np.unique(hands[changed]):  # only hands that ended at showdown with cards to come
+        last = a.start[hnd + 1] - 1
+        assert a.kind[last] != 0
+    assert np.all(np.abs(b.target) <= 1)
