@@ -134,6 +134,30 @@ def _cnn(arg: str | None, env: Any) -> Agent:
     return load(_existing_file(arg, "cnn"), env)
 
 
+def _require_observation(env: Any, size: int, encoder: str, name: str) -> None:
+    first = env.possible_agents[0]
+    shape = env.observation_space(first)["observation"].shape
+    if shape != (size,):
+        raise ValueError(
+            f"agent {name!r} reads the {encoder} observation ({size} features); this env gives {shape}: "
+            f"build it with obs_encoder={encoder!r} (tournament: --env-config obs_encoder={encoder})"
+        )
+
+
+def _rule(arg: str | None, env: Any) -> Agent:
+    _require_game(env, "limit_holdem", f"rule:{arg}")
+    _require_observation(env, 107, "flat107", f"rule:{arg}")
+    return _import("agent_zoo.clustering.rule_based", "make_rule_agent", "rule")(arg)
+
+
+def _prospect(arg: str | None, env: Any) -> Agent:
+    _require_game(env, "limit_holdem", "prospect")
+    if len(env.possible_agents) != 2:
+        raise ValueError(f"agent 'prospect' plays heads-up limit hold'em; this table has {len(env.possible_agents)} players")
+    _require_observation(env, 56, "flat56", "prospect")
+    return _import("agent_zoo.clustering.prospect", "make_prospect_agent", "prospect")(arg)
+
+
 def _cluster(arg: str | None, env: Any) -> Agent:
     load = _import("agent_zoo.clustering.agent", "load_cluster_agent", "cluster")
     return load(_existing_file(arg, "cluster"), env)
@@ -147,6 +171,8 @@ REGISTRY: dict[str, AgentEntry] = {
     "threshold": AgentEntry(_threshold, False, "T to bet iff card >= T", "exact symmetric equilibrium (or a fixed threshold T); threshold game"),
     "rnad": AgentEntry(_rnad, True, "policy .npz saved by python -m agent_zoo.rnad train --out DIR", "R-NaD (two-stage averaging) policy network; Leduc"),
     "cnn": AgentEntry(_cnn, True, "gen_K.pt saved by python -m agent_zoo.cnn train", "Poker-CNN value network of a self-play generation; no-limit hold'em, bet_sizing=chips"),
+    "rule": AgentEntry(_rule, True, "A..L", "one of the twelve rule-based players of 004 (A always raises, B raises pairs else folds, C never raises, ...); limit hold'em, flat107"),
+    "prospect": AgentEntry(_prospect, False, "ALPHA,BETA", "prospect-theory player of 004 section 5.3 (value-function curvatures); heads-up limit hold'em, flat56"),
     "cluster": AgentEntry(_cluster, True, "policy saved by the log-clustering trainer", "policy learned from a cluster of play logs; limit hold'em"),
 }
 

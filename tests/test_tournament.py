@@ -212,3 +212,17 @@ def test_showcase_smoke(tmp_path, capsys):
     printed = capsys.readouterr().out
     assert "PNG files:" in printed and str(tmp_path / "tournament_kuhn.png") in printed
     assert (tmp_path / "tournament_threshold.png").read_bytes()[:4] == b"\x89PNG"
+
+
+def test_registry_rule_and_prospect_agents_need_their_encoders():
+    pytest.importorskip("agent_zoo.clustering.rule_based")
+    with pytest.raises(ValueError, match="obs_encoder='flat107'"):
+        make_agent("rule:A", tournament.build_env("limit"))
+    flat107 = tournament.build_env("limit", {"obs_encoder": "flat107"})
+    assert make_agent("rule:A", flat107).name == "rule:A"
+    with pytest.raises(ValueError, match="does not exist"):
+        make_agent("rule:Z", flat107)
+    with pytest.raises(ValueError, match="obs_encoder='flat56'"):
+        make_agent("prospect:0.8,0.6", flat107)
+    with pytest.raises(ValueError, match="plays limit_holdem only, not leduc_poker"):
+        make_agent("prospect", tournament.build_env("leduc"))
