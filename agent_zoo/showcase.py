@@ -71,7 +71,7 @@ def lineups(policies: dict[str, Path]) -> list[Lineup]:
         Lineup("leduc", ("random", f"cfr:{policies['leduc_weak']}", f"cfr:{policies['leduc']}", *rnad)),
         Lineup("push_fold", ("random", "push_fold", "push_fold:20"), env_config=(("stack_bb", 10.0),)),
         Lineup("threshold", ("random", "threshold", "threshold:75"), env_config=(("alpha", 2.0),)),
-        Lineup("limit", ("random", "heuristic"), hands_factor=0.5),
+        Lineup("limit", ("random", "heuristic", "rule:A", "rule:B", "rule:C"), hands_factor=0.5, env_config=(("obs_encoder", "flat107"),)),
         Lineup("nolimit", ("random", "heuristic"), hands_factor=0.5),
     ]
 
