@@ -1,9 +1,10 @@
-"""wrappers: single-agent Gymnasium views and self-play over the poker_envs AEC environments.
+"""wrappers: single-agent Gymnasium views, self-play, SuperSuit vector envs and hand-history recording.
 
 Importing the package registers every game with Gymnasium, e.g.
 ``gymnasium.make("poker_envs/LeducHoldem-v0", opponent="random")``.
 """
 
+from wrappers.hand_history import HandHistoryRecorder
 from wrappers.registration import GYMNASIUM_ENVS, register_gymnasium
 from wrappers.self_play import FrozenPolicyAgent, SelfPlayEnv
 from wrappers.single_agent import CallableAgent, SingleAgentEnv, as_agent, make_aec
@@ -14,6 +15,7 @@ __all__ = [
     "GYMNASIUM_ENVS",
     "CallableAgent",
     "FrozenPolicyAgent",
+    "HandHistoryRecorder",
     "SelfPlayEnv",
     "SingleAgentEnv",
     "as_agent",
