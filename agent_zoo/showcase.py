@@ -12,6 +12,7 @@ skipped with the reason, never silently dropped. It ends with the result tables 
 from __future__ import annotations
 
 import argparse
+import json
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -159,6 +160,7 @@ def main(argv: Sequence[str] | None = None) -> dict[str, TournamentResult]:
         png = out / f"tournament_{lineup.game}.png"
         result.write_png(str(png))
         result.write_csv(str(out / f"tournament_{lineup.game}.csv"))
+        (out / f"tournament_{lineup.game}.json").write_text(json.dumps(result.to_dict(), indent=1))
         pngs.append(png)
 
     chart = None
@@ -166,8 +168,9 @@ def main(argv: Sequence[str] | None = None) -> dict[str, TournamentResult]:
         try:
             chart, chart_png = push_fold_chart(out)
             pngs.append(chart_png)
-        except ImportError as exc:
-            notes.append(f"push/fold chart skipped: the solver is not available ({exc})")
+        except (ImportError, OSError) as exc:  # the solver or its packaged equity table is missing: a broken install
+            notes.append(f"push/fold chart FAILED: {type(exc).__name__}: {exc}")
+            failed = True
 
     print("\n" + "=" * 100)
     for game, result in results.items():
