@@ -51,18 +51,20 @@ def _pettingzoo(module: str, **kwargs: Any) -> Callable[[], Any]:
 # ENTRIES: one line per environment measured. Append new environments here (label, factory, peer).
 # Peers (PettingZoo's classic environments) are dropped automatically when pettingzoo[classic] is absent.
 # ====================================================================================================
-PZ_NL2, PZ_NL6, PZ_LIM2 = "pettingzoo texas_holdem_no_limit_v6 2p", "pettingzoo texas_holdem_no_limit_v6 6p", "pettingzoo texas_holdem_v4 2p"
+PZ_NL2, PZ_NL6 = "pettingzoo texas_holdem_no_limit_v6 2p", "pettingzoo texas_holdem_no_limit_v6 6p"
+PZ_LIM2, PZ_LIM6 = "pettingzoo texas_holdem_v4 2p", "pettingzoo texas_holdem_v4 6p"
 PZ_LEDUC = "pettingzoo leduc_holdem_v4"
 ENTRIES: list[Entry] = [
     Entry(PZ_NL2, _pettingzoo("texas_holdem_no_limit_v6", num_players=2)),
     Entry(PZ_NL6, _pettingzoo("texas_holdem_no_limit_v6", num_players=6)),
     Entry(PZ_LIM2, _pettingzoo("texas_holdem_v4", num_players=2)),
+    Entry(PZ_LIM6, _pettingzoo("texas_holdem_v4", num_players=6)),
     Entry("nolimit_holdem_v0 2p abstract", _ours("nolimit_holdem_v0", num_players=2), peer=PZ_NL2),
     Entry("nolimit_holdem_v0 6p abstract", _ours("nolimit_holdem_v0", num_players=6), peer=PZ_NL6),
     Entry("nolimit_holdem_v0 2p chips", _ours("nolimit_holdem_v0", num_players=2, bet_sizing="chips"), peer=PZ_NL2),
     Entry("nolimit_holdem_v0 6p chips", _ours("nolimit_holdem_v0", num_players=6, bet_sizing="chips"), peer=PZ_NL6),
     Entry("limit_holdem_v0 2p", _ours("limit_holdem_v0", num_players=2), peer=PZ_LIM2),
-    Entry("limit_holdem_v0 6p", _ours("limit_holdem_v0", num_players=6), peer=PZ_LIM2),
+    Entry("limit_holdem_v0 6p", _ours("limit_holdem_v0", num_players=6), peer=PZ_LIM6),
     Entry(PZ_LEDUC, _pettingzoo("leduc_holdem_v4")),
     Entry("leduc_holdem_v0", _ours("leduc_holdem_v0"), peer=PZ_LEDUC),
     Entry("leduc_holdem_v0 rank_chips", _ours("leduc_holdem_v0", obs_encoder="rank_chips"), peer=PZ_LEDUC),
