@@ -1,0 +1,227 @@
+"""Clustering players by learners (section 4.2.2 of 004): k-means whose centres are predictors.
+
+Steps (the thesis' list, Table 4.1): k learners, each log (one player's (state, action) pairs) labelled
+with a random learner; then repeat until the labels stop changing: train each learner on the logs
+labelled with it, and label every log with the learner that predicts it best (accuracy for actions,
+squared error for regression). Learners keep their weights from round to round, as a SOM's units do.
+
+Beyond the thesis (its section 6.2): ``init="plusplus"`` seeds the learners one log at a time, the next
+seed drawn with probability proportional to the squared error of the best learner so far (k-means++);
+``empty="reseed"`` gives an empty learner the log its own learner predicts worst (the thesis ended with
+an empty cluster: ``empty="keep"`` reproduces that); ``choose_k`` picks k by held-out prediction.
+
+Everything random comes from ``seed``: a numpy Generator for labels and seeds, ``torch.manual_seed``
+for the weights and a ``torch.Generator`` for minibatch order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+import torch
+
+from agent_zoo.clustering.learners import CLASSIFICATION, Learner, LearnerSpec, Scaler
+
+
+@dataclass(frozen=True)
+class ClusteringConfig:
+    """How the learners cluster the logs."""
+
+    k: int = 4  # number of learners (clusters)
+    init: str = "random"  # "random": random labels (thesis) | "plusplus": k-means++-like seeding
+    empty: str = "reseed"  # "reseed": an empty learner takes the worst-predicted log | "keep": stays empty (thesis)
+    max_rounds: int = 30  # give up after this many train/reassign rounds even if labels still move
+    epochs: int = 2  # passes over a cluster's samples per round
+    batch_size: int = 128  # minibatch size
+    seed: int = 0  # seeds the label draw, the weights and the minibatch order
+
+    def __post_init__(self) -> None:
+        if self.k < 1:
+            raise ValueError(f"k must be at least 1, got {self.k}")
+        if self.init not in ("random", "plusplus"):
+            raise ValueError(f"init must be 'random' or 'plusplus', got {self.init!r}")
+        if self.empty not in ("reseed", "keep"):
+            raise ValueError(f"empty must be 'reseed' or 'keep', got {self.empty!r}")
+        for name in ("max_rounds", "epochs", "batch_size"):
+            if getattr(self, name) < 1:
+                raise ValueError(f"{name} must be at least 1, got {getattr(self, name)}")
+
+
+@dataclass
+class LogSet:
+    """All logs stacked: sample i belongs to log ``owner[i]``."""
+
+    x: np.ndarray  # (N, d) float32 states
+    y: np.ndarray  # (N,) int64 actions or float32 targets
+    owner: np.ndarray  # (N,) int64 log index
+    names: list[str]  # one name per log
+
+    @classmethod
+    def from_logs(cls, logs: Sequence[tuple[np.ndarray, np.ndarray]], names: Sequence[str]) -> LogSet:
+        if len(logs) != len(names):
+            raise ValueError(f"names: {len(names)} names for {len(logs)} logs")
+        empty = [n for (x, _), n in zip(logs, names) if len(x) == 0]
+        if empty:
+            raise ValueError(f"logs: these logs have no samples: {empty}")
+        x = np.concatenate([np.asarray(x, dtype=np.float32) for x, _ in logs])
+        y = np.concatenate([np.asarray(y) for _, y in logs])
+        owner = np.repeat(np.arange(len(logs)), [len(x) for x, _ in logs])
+        return cls(x, y, owner, list(names))
+
+    @property
+    def n_logs(self) -> int:
+        return len(self.names)
+
+    def per_log_mean(self, values: np.ndarray) -> np.ndarray:
+        return np.bincount(self.owner, weights=values, minlength=self.n_logs) / np.bincount(self.owner, minlength=self.n_logs)
+
+
+@dataclass
+class ClusteringResult:
+    """Labels, per-(log, learner) scores and the trained learners."""
+
+    labels: np.ndarray  # (n_logs,) learner index of each log
+    scores: np.ndarray  # (n_logs, k) mean score of each learner on each log (accuracy or -MSE)
+    learners: list[Learner]
+    rounds: int  # train/reassign rounds run
+    converged: bool  # labels stopped changing before max_rounds
+    history: list[np.ndarray] = field(default_factory=list)  # labels after each round (the first is the start)
+
+
+class LogClustering:
+    """Runs the clustering of section 4.2.2 on a LogSet with learners of one spec."""
+
+    def __init__(self, spec: LearnerSpec, config: ClusteringConfig) -> None:
+        self.spec, self.config = spec, config
+
+    def fit(self, data: LogSet, progress: bool = False) -> ClusteringResult:
+        cfg, k = self.config, self.config.k
+        if data.x.shape[1] != self.spec.sizes[0]:
+            raise ValueError(f"logs have {data.x.shape[1]} features; the learners take {self.spec.sizes[0]}")
+        rng = np.random.default_rng(cfg.seed)
+        torch.manual_seed(cfg.seed)
+        gen = torch.Generator().manual_seed(cfg.seed)
+        classify = self.spec.task == CLASSIFICATION
+        scaler = Scaler.fit(data.x, None if classify else data.y.astype(np.float64))
+        x = scaler.x(data.x)
+        y = torch.as_tensor(data.y, dtype=torch.long) if classify else torch.as_tensor((data.y - scaler.y_mean) / scaler.y_std, dtype=torch.float32)
+        learners = [Learner(self.spec, scaler) for _ in range(k)]
+        rows = [np.flatnonzero(data.owner == i) for i in range(data.n_logs)]
+
+        def train(j: int, logs: np.ndarray) -> None:
+            if logs.size:
+                idx = torch.as_tensor(np.concatenate([rows[i] for i in logs]))
+                learners[j].train(x[idx], y[idx], cfg.epochs, cfg.batch_size, gen)
+
+        def score_all() -> np.ndarray:
+            return np.column_stack([data.per_log_mean(ln.sample_scores(x, y)) for ln in learners])
+
+        if cfg.init == "random":
+            labels = rng.integers(k, size=data.n_logs)
+        else:
+            labels = self._plusplus(data.n_logs, rng, train, score_all)
+        history = [labels.copy()]
+        converged, rounds, scores = False, 0, np.zeros((data.n_logs, k))
+        bar = _progress(cfg.max_rounds, progress)
+        for rounds in range(1, cfg.max_rounds + 1):
+            for j in range(k):
+                train(j, np.flatnonzero(labels == j))
+            scores = score_all()
+            new = _reassign(scores, labels)
+            if cfg.empty == "reseed":
+                new = _reseed_empty(new, scores, k)
+            history.append(new.copy())
+            bar.update(1)
+            if np.array_equal(new, labels):
+                converged = True
+                break
+            labels = new
+        bar.close()
+        return ClusteringResult(labels, scores, learners, rounds, converged, history)
+
+    def _plusplus(self, n: int, rng: np.random.Generator, train, score_all) -> np.ndarray:  # noqa: ANN001
+        """Seed learner 0 on a random log, learner j on a log drawn by (best learner's error)^2."""
+        k = self.config.k
+        seeds = [int(rng.integers(n))]
+        for j in range(k):
+            if j > 0:
+                scores = score_all()[:, :j]
+                err = (1.0 - scores.max(1)) if self.spec.task == CLASSIFICATION else -scores.max(1)
+                weights = np.maximum(err, 0.0) ** 2
+                weights[seeds] = 0.0
+                p = weights / weights.sum() if weights.sum() > 0 else np.where(np.isin(np.arange(n), seeds), 0, 1) / (n - len(seeds))
+                seeds.append(int(rng.choice(n, p=p)))
+            train(j, np.array([seeds[j]]))
+        labels = _reassign(score_all(), np.zeros(n, dtype=np.int64))
+        labels[seeds[:k]] = np.arange(min(k, n))
+        return labels
+
+
+def _reassign(scores: np.ndarray, labels: np.ndarray) -> np.ndarray:
+    """Each log to its best learner; a tie keeps the current label (no flapping between equals)."""
+    best = scores.argmax(1)
+    keep = scores[np.arange(len(labels)), labels] >= scores.max(1)
+    return np.where(keep, labels, best).astype(np.int64)
+
+
+def _reseed_empty(labels: np.ndarray, scores: np.ndarray, k: int) -> np.ndarray:
+    """Give each empty learner the log predicted worst by its own learner, from a cluster of two or more."""
+    labels = labels.copy()
+    for j in range(k):
+        if (labels == j).any():
+            continue
+        sizes = np.bincount(labels, minlength=k)
+        movable = np.flatnonzero(sizes[labels] >= 2)
+        if movable.size == 0:
+            break  # fewer logs than learners
+        own = scores[movable, labels[movable]]
+        labels[movable[np.argmin(own)]] = j
+    return labels
+
+
+def split_logs(data: LogSet, holdout: float, rng: np.random.Generator) -> tuple[LogSet, LogSet]:
+    """Each log split at random into a training part and a held-out part of share ``holdout``."""
+    if not 0 < holdout < 1:
+        raise ValueError(f"holdout must lie strictly between 0 and 1, got {holdout}")
+    test = rng.random(len(data.x)) < holdout
+    parts = []
+    for mask in (~test, test):
+        parts.append(LogSet(data.x[mask], data.y[mask], data.owner[mask], data.names))
+    return parts[0], parts[1]
+
+
+def choose_k(data: LogSet, spec: LearnerSpec, ks: Sequence[int], config: ClusteringConfig, holdout: float = 0.25, tolerance: float = 0.005) -> tuple[int, dict[int, float]]:
+    """Smallest k whose held-out score (mean over logs, each log by its learner) is within ``tolerance``
+    of the best k's: more learners must predict unseen actions better to be worth having."""
+    train, test = split_logs(data, holdout, np.random.default_rng(config.seed))
+    if np.bincount(test.owner, minlength=data.n_logs).min() == 0 or np.bincount(train.owner, minlength=data.n_logs).min() == 0:
+        raise ValueError("logs too short to hold out a part of every one; lower holdout or give longer logs")
+    table: dict[int, float] = {}
+    for k in ks:
+        result = LogClustering(spec, ClusteringConfig(**{**config.__dict__, "k": int(k)})).fit(train)
+        classify = spec.task == CLASSIFICATION
+        scaler = result.learners[0].scaler
+        x = scaler.x(test.x)
+        y = torch.as_tensor(test.y, dtype=torch.long) if classify else torch.as_tensor((test.y - scaler.y_mean) / scaler.y_std, dtype=torch.float32)
+        per_log = np.column_stack([test.per_log_mean(ln.sample_scores(x, y)) for ln in result.learners])
+        table[int(k)] = float(per_log[np.arange(data.n_logs), result.labels].mean())
+    best = max(table.values())
+    return min(k for k, v in table.items() if v >= best - tolerance), table
+
+
+class _NoBar:
+    def update(self, n: int) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+
+def _progress(total: int, show: bool):  # noqa: ANN202
+    if not show:
+        return _NoBar()
+    from tqdm import tqdm
+
+    return tqdm(total=total, desc="clustering rounds", leave=False)
