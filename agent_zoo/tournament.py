@@ -222,7 +222,10 @@ class TournamentResult:
 
     def write_png(self, path: str) -> None:
         """Heat map of the results matrix (red: the row agent loses, blue: it wins)."""
-        import matplotlib
+        try:
+            import matplotlib
+        except ImportError as exc:
+            raise RuntimeError("the heat map needs matplotlib: pip install 'poker-envs[zoo]'") from exc
 
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
@@ -261,9 +264,12 @@ def _run_tasks(tasks: list[tuple], workers: int, backend: str, total_hands: int,
     """Run block tasks on this process, a process pool or Ray; returned in task order."""
     bar = None
     if progress:
-        from tqdm.auto import tqdm
-
-        bar = tqdm(total=total_hands, unit="hand", desc="tournament")
+        try:
+            from tqdm.auto import tqdm
+        except ImportError:  # bare install (numpy, gymnasium, pettingzoo): no bar rather than no tournament
+            tqdm = None
+        if tqdm is not None:
+            bar = tqdm(total=total_hands, unit="hand", desc="tournament")
     hands_of = lambda t: 2 * t[5]  # noqa: E731
     results: list[BlockResult | None] = [None] * len(tasks)
     try:
