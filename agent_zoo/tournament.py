@@ -430,10 +430,13 @@ def main(argv: Sequence[str] | None = None) -> TournamentResult:
         if args.json:
             with open(args.json, "w") as f:
                 json.dump(result.to_dict(), f, indent=2)
-    if args.csv:
-        result.write_csv(args.csv)
-    if args.png:
-        result.write_png(args.png)
+    try:
+        if args.csv:
+            result.write_csv(args.csv)
+        if args.png:
+            result.write_png(args.png)
+    except (RuntimeError, OSError) as exc:
+        parser.exit(2, f"error: {exc}\n")
     for label, path in (("json", args.json), ("csv", args.csv), ("png", args.png)):
         if path and path != "-":
             print(f"{label}: {path}", file=sys.stderr)
