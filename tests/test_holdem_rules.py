@@ -323,3 +323,18 @@ def test_generic_chance_walk_over_the_river() -> None:
         assert child.current_player() == 1 and child.street == 3
         results.add(tuple(child.board))
     assert len(results) == 44
+
+
+def test_sample_chance_is_uniform_over_unseen_cards() -> None:
+    # 26,000 first-card draws and 26,000 draws with 10 cards already out: chi-square against uniform.
+    # The 1% critical values are 77.4 (51 dof) and 64.9 (41 dof); a biased sampler lands far above.
+    rng = np.random.default_rng(11)
+    root = game(5).new_initial_state(deck=list(range(10)))
+    for _ in range(10):
+        root.apply(root.chance_outcomes()[0][0])
+    for state, dealt_out, critical in ((game(2).new_initial_state(), 0, 77.4), (root, 10, 64.9)):
+        counts = np.bincount([state.sample_chance(rng) for _ in range(26_000)], minlength=52)
+        assert not counts[:dealt_out].any()  # cards already dealt (ids 0..9) are never drawn
+        seen = counts[dealt_out:]
+        expected = 26_000 / len(seen)
+        assert ((seen - expected) ** 2 / expected).sum() < critical
