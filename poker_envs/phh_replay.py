@@ -23,7 +23,9 @@ the result is not the recorded one, only a possible one: ``ReplayResult.exact`` 
 
 An action the rules do not allow (out of turn, a bet outside the legal range, a fold after the hand
 is over, a card dealt twice, ...) raises ``PHHError`` naming the hand, the action index and its text.
-Folding when checking is free is allowed here (a legal, if silly, move in card rooms).
+Folding when checking is free is allowed here (a legal, if silly, move in card rooms). A check by a
+player who has no decision left (everybody else all-in or out, his bet matched) is accepted and
+changes nothing: pokerkit asks for such a check, the rules engine skips that player.
 """
 
 from __future__ import annotations
@@ -59,6 +61,7 @@ class ReplayResult:
     results: tuple[Number, ...]  # chips won (+) or lost (-) per player, p1 first
     finishing_stacks: tuple[Number, ...]  # starting stack + result, per player
     mucked: tuple[bool, ...]  # players who mucked at showdown (gave up their claim)
+    cards_known: tuple[bool, ...]  # per player: hole cards given by the file (dealt or shown), not drawn
     exact: bool  # False when randomly drawn cards (unknown in the file) took part in a showdown
 
     def mismatch(self, tolerance: float = 0.5) -> list[int]:
@@ -344,7 +347,6 @@ def replay(hand: Hand, seed: int = 0, on_action: ActionHook | None = None) -> Re
     for k in range(2 * n):  # the engine deals one card at a time from the seat left of the button
         state.apply(hole[(n + k) % n][k // n])
     mucked = [False] * n
-    shown = [False] * n
     board_drawn = False
     started = False
     for a in actions:
@@ -371,12 +373,11 @@ def replay(hand: Hand, seed: int = 0, on_action: ActionHook | None = None) -> Re
                 raise _fail(hand, a.step, a.text, f"p{seat + 1} folded and has nothing to show")
             if not _betting_over(state):
                 raise _fail(hand, a.step, a.text, "showing or mucking comes at showdown, after the betting")
-            if a.cards is None:
-                mucked[seat] = True
-            else:
-                shown[seat] = True
+            mucked[seat] = a.cards is None
             continue
         player = state.current_player()
+        if player != seat and verb == "cc" and player == CHANCE and not state.folded[seat] and _betting_over(state):
+            continue  # a check that decides nothing (everyone else all-in or out): pokerkit asks for it, we skip it
         if player != seat:
             if player == CHANCE:
                 why = "the board must be dealt first"
@@ -424,4 +425,4 @@ def replay(hand: Hand, seed: int = 0, on_action: ActionHook | None = None) -> Re
         s + r if isinstance(s, int) and isinstance(r, int) else float(_decimal(s) + Decimal(results[i]) / scale)
         for i, (s, r) in enumerate(zip(hand.starting_stacks, res))
     )
-    return ReplayResult(hand, state, scale, res, finishing, tuple(mucked), exact)
+    return ReplayResult(hand, state, scale, res, finishing, tuple(mucked), tuple(not d for d in drawn), exact)
