@@ -178,9 +178,6 @@ def _game(config: HoldemConfig) -> HoldemGame:
 
 def _table(hand: Hand, scale: int) -> tuple[HoldemGame, list[int]]:
     """The engine game of the hand (antes taken out of the stacks) and each seat's ante in engine chips."""
-    if hand.variant not in REPLAY_VARIANTS:
-        raise _fail(hand, None, None, f"variant {hand.variant!r} cannot be replayed: only {sorted(REPLAY_VARIANTS)} "
-                    "(no-limit and fixed-limit Texas hold'em) are supported")
     n = hand.num_players
     if not 2 <= n <= 10:
         raise _fail(hand, None, None, f"{n} players: replay supports 2 to 10")
@@ -337,6 +334,9 @@ def replay(hand: Hand, seed: int = 0, on_action: ActionHook | None = None) -> Re
     ``seed`` draws the cards the file does not give (see the module docstring); ``on_action`` is
     called before each player action with the state the player saw (do not modify it).
     """
+    if hand.variant not in REPLAY_VARIANTS:
+        raise _fail(hand, None, None, f"variant {hand.variant!r} cannot be replayed: only {sorted(REPLAY_VARIANTS)} "
+                    "(no-limit and fixed-limit Texas hold'em) are supported")
     actions = _parse_actions(hand)
     scale = _scale_of(hand, actions)
     game, antes = _table(hand, scale)
