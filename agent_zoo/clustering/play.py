@@ -25,12 +25,15 @@ class PlayerRecord:
 
     obs: list[np.ndarray] = field(default_factory=list)
     actions: list[int] = field(default_factory=list)
+    masks: list[np.ndarray] = field(default_factory=list)  # legal actions of each recorded decision
     counts: np.ndarray = field(default_factory=lambda: np.zeros(3, dtype=np.int64))  # fold, check+call, bet+raise
     chips: float = 0.0
     hands: int = 0
 
-    def log(self) -> tuple[np.ndarray, np.ndarray]:
-        return np.asarray(self.obs, dtype=np.float32).reshape(len(self.obs), -1), np.asarray(self.actions, dtype=np.int64)
+    def log(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(states (n, d) float32, actions (n,) int64, legal masks (n, 3) int8)."""
+        x = np.asarray(self.obs, dtype=np.float32).reshape(len(self.obs), -1)
+        return x, np.asarray(self.actions, dtype=np.int64), np.asarray(self.masks, dtype=np.int8).reshape(len(self.obs), 3)
 
 
 def style(counts: np.ndarray) -> tuple[float, float]:
@@ -83,6 +86,7 @@ def play_hands(
             if record is None or record(observation["observation"]):
                 rec.obs.append(observation["observation"])
                 rec.actions.append(action)
+                rec.masks.append(observation["action_mask"])
             env.step(action)
         for seat, r in enumerate(state.returns()):
             records[seats[seat]].chips += float(r)

@@ -1,0 +1,37 @@
+"""Run one of the thesis' experiments and update docs/results/clustering.md.
+
+    python -m agent_zoo.clustering functions|agents|prospect|pluribus [--quick] [--seed 0] [--threads 1]
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m agent_zoo.clustering", description=__doc__.splitlines()[0])
+    parser.add_argument("experiment", choices=["functions", "agents", "prospect", "pluribus"])
+    parser.add_argument("--quick", action="store_true", help="small scale (minutes on a laptop core)")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--threads", type=int, default=1, help="torch CPU threads")
+    args = parser.parse_args(argv)
+    if args.threads < 1:
+        parser.error(f"--threads must be at least 1, got {args.threads}")
+    import torch
+
+    torch.set_num_threads(args.threads)
+    start = time.perf_counter()
+    if args.experiment == "pluribus":
+        from agent_zoo.clustering.pluribus import run_pluribus
+
+        run_pluribus(args.quick, args.seed)
+    else:
+        from agent_zoo.clustering import experiments
+
+        getattr(experiments, f"run_{args.experiment}")(args.quick, args.seed)
+    print(f"{args.experiment}: done in {time.perf_counter() - start:.0f} s; see docs/results/clustering.md")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,429 @@
+"""The thesis' experiments (sections 5.1, 5.2, 5.3) and their tables, figures and results page.
+
+Each ``run_*`` plays or generates the logs (cached under ``runs/clustering/`` so an interrupted run
+resumes without replaying), clusters them, writes PNGs and a section of ``docs/results/clustering.md``.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import torch
+
+from agent_zoo.clustering import report
+from agent_zoo.clustering.agent import ClusteredPolicyAgent
+from agent_zoo.clustering.kmeans import ClusteringConfig, ClusteringResult, LogClustering, LogSet, choose_k
+from agent_zoo.clustering.learners import SPEC_56, SPEC_107, SPEC_FUNCTION, Learner, LearnerSpec
+from agent_zoo.clustering.play import play_hands, style
+from agent_zoo.clustering.prospect import PARAMETER_GRID, ProspectAgent, prospect_grid
+from agent_zoo.clustering.rule_based import AGENTS
+
+CACHE = Path("runs/clustering")
+
+
+@dataclass(frozen=True)
+class Scale:
+    """How big one run is (``--quick`` or the full thesis scale)."""
+
+    hands: int  # hands of the 12-agent simulation (section 5.2) and of the learners' games
+    samples: int  # (state, action) pairs per prospect agent (thesis: 8192)
+    grid_step: float  # p1, p2 step of the function experiment (thesis: 0.2)
+    fn_samples: int  # samples per function (thesis: 128)
+    epochs: int  # passes over a cluster's data per round
+    max_rounds: int  # cap on train/reassign rounds
+    probe_draws: int  # random 7-card draws per probe row (Tables 5.10, 5.11)
+
+
+QUICK = Scale(hands=3000, samples=1024, grid_step=0.4, fn_samples=64, epochs=2, max_rounds=8, probe_draws=300)
+FULL = Scale(hands=20000, samples=8192, grid_step=0.2, fn_samples=128, epochs=3, max_rounds=20, probe_draws=1000)
+
+
+def _cached_logs(name: str, make) -> dict[str, np.ndarray]:  # noqa: ANN001
+    """Arrays from ``runs/clustering/<name>.npz``, made (and saved) by ``make()`` when absent."""
+    path = CACHE / f"{name}.npz"
+    if path.exists():
+        with np.load(path) as f:
+            return dict(f)
+    arrays = make()
+    CACHE.mkdir(parents=True, exist_ok=True)
+    np.savez_compressed(path, **arrays)
+    return arrays
+
+
+def _records_to_arrays(records, keep: np.ndarray | None = None) -> dict[str, np.ndarray]:  # noqa: ANN001
+    xs, ys, ms, owner = [], [], [], []
+    for i, r in enumerate(records):
+        x, y, m = r.log()
+        xs.append(x)
+        ys.append(y)
+        ms.append(m)
+        owner.append(np.full(len(y), i))
+    return {
+        "x": np.concatenate(xs), "y": np.concatenate(ys), "mask": np.concatenate(ms), "owner": np.concatenate(owner),
+        "counts": np.array([r.counts for r in records]), "chips": np.array([r.chips for r in records]),
+        "hands": np.array([r.hands for r in records]),
+    }
+
+
+def _logset(arrays: dict[str, np.ndarray], names: list[str]) -> LogSet:
+    return LogSet(arrays["x"].astype(np.float32), arrays["y"], arrays["owner"].astype(np.int64), names)
+
+
+def majority_baseline(data: LogSet) -> np.ndarray:
+    """Share of each log's most frequent action: what always predicting one action achieves."""
+    counts = np.zeros((data.n_logs, 3))
+    np.add.at(counts, (data.owner, data.y), 1)
+    return counts.max(1) / counts.sum(1)
+
+
+def expected_style(learner: Learner, x: np.ndarray, mask: np.ndarray) -> tuple[float, float]:
+    """Looseness and aggressiveness of the sampling agent on given states: expected F, C+C, B+R counts."""
+    probs = learner.probabilities(x) * mask
+    probs /= probs.sum(1, keepdims=True)
+    return style(probs.sum(0))
+
+
+def accuracy_table(names: list[str], result: ClusteringResult, baseline: np.ndarray) -> str:
+    k = result.scores.shape[1]
+    rows = []
+    for i, name in enumerate(names):
+        cells = [f"**{report.pct(s)}**" if j == result.labels[i] else report.pct(s) for j, s in enumerate(result.scores[i])]
+        ok = "yes" if result.scores[i, result.labels[i]] >= baseline[i] - 1e-9 else "no"
+        rows.append([name, *cells, report.pct(baseline[i]), ok])
+    return report.table(["player", *[f"learner {j + 1}" for j in range(k)], "baseline", ">= baseline"], rows)
+
+
+def goal_table(names: list[str], labels: np.ndarray, styles: np.ndarray, learner_styles: dict[int, tuple[float, float]], played: dict[int, tuple[float, float]] | None = None) -> tuple[str, int]:
+    """Per cluster: members' mean looseness/aggressiveness against the learner's; returns (table, clusters within 0.1)."""
+    rows, good = [], 0
+    for j in sorted(learner_styles):
+        members = np.flatnonzero(labels == j)
+        mean = styles[members].mean(0)
+        ls = learner_styles[j]
+        within = abs(ls[0] - mean[0]) <= 0.1 and abs(ls[1] - mean[1]) <= 0.1
+        good += within
+        row = [f"{j + 1}", " ".join(names[i] for i in members), f"{mean[0]:.3f} / {mean[1]:.3f}", f"{ls[0]:.3f} / {ls[1]:.3f}", "yes" if within else "no"]
+        if played is not None:
+            p = played.get(j)
+            row.append(f"{p[0]:.3f} / {p[1]:.3f}" if p else "-")
+        rows.append(row)
+    header = ["cluster", "members", "members' mean L / A", "learner on members' states L / A", "within 0.1"]
+    if played is not None:
+        header.append("learner in play L / A")
+    return report.table(header, rows), good
+
+
+def _cluster(spec: LearnerSpec, data: LogSet, k: int, scale: Scale, seed: int, init: str = "random", empty: str = "reseed", batch: int = 128) -> tuple[ClusteringResult, float]:
+    config = ClusteringConfig(k=k, init=init, empty=empty, max_rounds=scale.max_rounds, epochs=scale.epochs, batch_size=batch, seed=seed)
+    start = time.perf_counter()
+    result = LogClustering(spec, config).fit(data, progress=True)
+    return result, time.perf_counter() - start
+
+
+# Section 5.1 ------------------------------------------------------------------------------------------
+def function_logs(step: float, samples: int, seed: int) -> tuple[LogSet, np.ndarray]:
+    """Logs of f(x1, x2; p1, p2) = x1^p1 + p2 x2 over the (p1, p2) grid, x uniform in [0, 5)."""
+    ps = np.round(np.arange(0, 2 + 1e-9, step), 2)
+    rng = np.random.default_rng(seed)
+    logs, names = [], []
+    for p1 in ps:
+        for p2 in ps:
+            x = rng.uniform(0, 5, size=(samples, 2))
+            logs.append((x, x[:, 0] ** p1 + p2 * x[:, 1]))
+            names.append(f"p1={p1:g},p2={p2:g}")
+    return LogSet.from_logs(logs, names), ps
+
+
+def run_functions(quick: bool, seed: int = 0) -> str:
+    scale = QUICK if quick else FULL
+    data, ps = function_logs(scale.grid_step, scale.fn_samples, seed)
+    fits = {}
+    for init in ("random", "plusplus"):
+        fits[init] = _cluster(SPEC_FUNCTION, data, 4, scale, seed, init=init, batch=32)
+    result, secs = fits["random"]
+    report.grid_map(result.labels, ps, ps, "p1", "p2", "Cluster of x1^p1 + p2 x2 (4 learners 2-4-4-1)", report.figure_path("functions.png"), 4)
+    report.grid_map(fits["plusplus"][0].labels, ps, ps, "p1", "p2", "Same, k-means++-like initialisation", report.figure_path("functions_plusplus.png"), 4)
+    best_k, table_k = choose_k(data, SPEC_FUNCTION, [2, 3, 4, 5, 6], ClusteringConfig(max_rounds=scale.max_rounds, epochs=scale.epochs, batch_size=32, seed=seed), tolerance=0.05)
+    mse = -result.scores[np.arange(data.n_logs), result.labels]
+    rows = [[j + 1, int((result.labels == j).sum()), float(mse[result.labels == j].mean()) if (result.labels == j).any() else "-"] for j in range(4)]
+    text = f"""## 1. Simple functions (section 5.1)
+
+`python -m agent_zoo.clustering functions{' --quick' if quick else ''}`: {data.n_logs} functions
+x1^p1 + p2 x2 (p1, p2 in 0..2 by {scale.grid_step:g}), {scale.fn_samples} samples each with x1, x2 uniform in [0, 5),
+4 learners 2-4-4-1 (ReLU, RMSProp, MSE; inputs and targets standardised), logs assigned by squared error,
+{scale.epochs} epochs per round, seed {seed}. Random start: {result.rounds} rounds, converged {result.converged},
+{secs:.0f} s; k-means++-like start: {fits['plusplus'][0].rounds} rounds, converged {fits['plusplus'][0].converged}, {fits['plusplus'][1]:.0f} s.
+
+![functions](clustering/functions.png) ![functions, k-means++ start](clustering/functions_plusplus.png)
+
+{report.table(["cluster", "functions", "mean squared error of its learner"], rows)}
+
+As in the thesis' Figure 5.1, large p1 is split by p1 alone while small p1 is split by p2 (the
+derivative in p1, x1^p1 log x1, grows with p1; the one in p2, x2, does not).
+
+Choice of k by held-out error (25% of every function's samples held out; the smallest k within 0.05 of
+the best held-out mean squared error): **k = {best_k}**;
+{", ".join(f"k={k}: {-v:.3f}" for k, v in table_k.items())}.
+"""
+    report.write_section("functions", text)
+    return text
+
+
+# Section 5.2 ------------------------------------------------------------------------------------------
+def _eight_of(n: int):  # noqa: ANN202
+    return lambda rng: rng.choice(n, 8, replace=False)
+
+
+def run_agents(quick: bool, seed: int = 0) -> str:
+    scale = QUICK if quick else FULL
+    letters = list(AGENTS)
+    start = time.perf_counter()
+    arrays = _cached_logs(
+        f"agents_{scale.hands}_{seed}",
+        lambda: _records_to_arrays(play_hands([AGENTS[c]() for c in letters], scale.hands, _eight_of(12), "flat107", seed, progress=True)),
+    )
+    sim_secs = time.perf_counter() - start
+    data = _logset(arrays, letters)
+    counts = arrays["counts"]
+    styles = np.array([style(c) for c in counts])
+    score = arrays["chips"] / np.abs(arrays["chips"]).max()
+    t52 = report.table(
+        ["agent", "score", "Fold", "Check+Call", "Bet+Raise", "looseness", "aggressiveness", "style aimed at"],
+        [[c, float(score[i]), *counts[i].tolist(), report.pct(styles[i, 0]), report.pct(styles[i, 1]), AGENTS[c].style] for i, c in enumerate(letters)],
+    )
+    result, secs = _cluster(SPEC_107, data, 4, scale, seed)
+    baseline = majority_baseline(data)
+    t55 = accuracy_table(letters, result, baseline)
+    clusters = {c: int(result.labels[i]) for i, c in enumerate(letters)}
+    report.style_scatter({c: tuple(styles[i]) for i, c in enumerate(letters)}, clusters, 4, "Rule-based agents by cluster (Fig. 5.3)", report.figure_path("agents_styles.png"))
+    used = sorted(set(result.labels.tolist()))
+    learner_styles = {}
+    for j in used:
+        rows = np.isin(data.owner, np.flatnonzero(result.labels == j))
+        learner_styles[j] = expected_style(result.learners[j], data.x[rows], arrays["mask"][rows])
+    CACHE.mkdir(parents=True, exist_ok=True)
+    learners = []
+    for j in used:
+        for mode in ("sample", "argmax"):
+            agent = ClusteredPolicyAgent(result.learners[j], "flat107", mode, name=f"L{j + 1}{'s' if mode == 'sample' else 'a'}")
+            agent.save(CACHE / f"agents_learner{j + 1}_{mode}.pt", cluster=j + 1, members=[c for c in letters if clusters[c] == j])
+            learners.append(agent)
+    pool = [AGENTS[c]() for c in letters] + learners
+    names = letters + [a.name for a in learners]
+    start = time.perf_counter()
+    records = play_hands(pool, scale.hands, _eight_of(len(pool)), "flat107", seed + 7, progress=True)
+    play_secs = time.perf_counter() - start
+    chips = np.array([r.chips for r in records])
+    pscore = chips / np.abs(chips).max()
+    pstyles = np.array([style(r.counts) for r in records])
+    t56 = report.table(
+        ["player", "score", "Fold", "Check+Call", "Bet+Raise", "looseness", "aggressiveness"],
+        [[n, float(pscore[i]), *records[i].counts.tolist(), report.pct(pstyles[i, 0]), report.pct(pstyles[i, 1])] for i, n in enumerate(names)],
+    )
+    played = {j: tuple(pstyles[letters.__len__() + 2 * u]) for u, j in enumerate(used)}
+    goal, good = goal_table(letters, result.labels, styles, learner_styles, played)
+    accurate = sum(result.scores[i, result.labels[i]] >= baseline[i] - 1e-9 for i in range(12))
+    text = f"""## 2. Twelve rule-based agents (section 5.2)
+
+`python -m agent_zoo.clustering agents{' --quick' if quick else ''}`: {scale.hands} hands of 8-handed limit hold'em
+(`limit_holdem_v0`, 1/2 blinds, 200-chip stacks reset every hand) with 8 of the 12 agents drawn at random each
+hand, every decision logged as (flat107 observation, action): {len(data.y)} pairs ({sim_secs:.0f} s, or read back
+from the cache). Agents A, B, C are the thesis'; D..L are our beginner rules (`agent_zoo/clustering/rule_based.py`
+documents each). Score: chips won divided by the largest absolute chip result, as the thesis scores.
+
+### Table 5.2: play of the agents
+
+{t52}
+
+![styles](clustering/agents_styles.png)
+
+### Table 5.5: cluster of each agent and prediction accuracy
+
+4 learners 107-64-64-3 (ReLU, SGD momentum 0.9, lr 0.05, cross entropy), random initial labels, an empty
+learner reseeded with the worst-fit log, {scale.epochs} epochs per round: {result.rounds} rounds, converged
+{result.converged}, {secs:.0f} s. Bold: the learner the agent ended with. Baseline: share of the agent's most
+frequent action.
+
+{t55}
+
+{accurate} of 12 agents are predicted by their learner at least as well as the majority baseline.
+
+### Table 5.6: the learners at the table
+
+The 12 agents plus each learner twice: `L<j>s` samples from its predicted action distribution
+(`ClusteredPolicyAgent(mode="sample")`, ours), `L<j>a` plays the most likely action (the thesis'
+learners); 8 of the {len(pool)} drawn each hand, {scale.hands} hands ({play_secs:.0f} s).
+
+{t56}
+
+### Goal beyond the thesis: does each cluster's agent keep its members' style?
+
+L = looseness, A = aggressiveness. "On members' states": the expected action counts of the sampling agent
+on exactly the states in its members' logs. "In play": the sampling agent's counts in Table 5.6 above.
+
+{goal}
+
+{good} of {len(used)} clusters' sampling agents are within 0.1 of their members' mean looseness and
+aggressiveness on the members' own states. The argmax learners (`L<j>a`, the thesis' way) drift towards
+their cluster's majority action, as the thesis' Table 5.6 showed.
+"""
+    report.write_section("agents", text)
+    return text
+
+
+# Section 5.3 ------------------------------------------------------------------------------------------
+def _late_street(obs: np.ndarray) -> bool:
+    return obs[4:].sum() >= 6  # turn or river: six or seven known cards
+
+
+def prospect_logs(samples: int, seed: int, progress: bool = True) -> dict[str, np.ndarray]:
+    """All pairings (self included) of the 36 agents, late-street decisions, ``samples`` per agent."""
+    grid = prospect_grid()
+    n = len(grid)
+    per_hand = 2.4  # late-street decisions an agent makes per hand, measured
+    hands = int(np.ceil(1.3 * samples / ((n + 1) * per_hand)))
+    pool = [ProspectAgent(a, b) for a, b in grid]
+    pairs = [(i, j) for i in range(n) for j in range(i, n)]
+    records = None
+    iterator = pairs
+    if progress:
+        from tqdm import tqdm
+
+        iterator = tqdm(pairs, desc="pairings", leave=False)
+    for p, (i, j) in enumerate(iterator):
+        rec = play_hands(pool, hands, lambda rng, i=i, j=j: [i, j], "flat56", seed + 1000 * p, record=_late_street)
+        if records is None:
+            records = rec
+            continue
+        for a in {i, j}:
+            dst, src = records[a], rec[a]
+            dst.obs += src.obs
+            dst.actions += src.actions
+            dst.masks += src.masks
+            dst.counts += src.counts
+            dst.chips += src.chips
+            dst.hands += src.hands
+    rng = np.random.default_rng(seed)
+    for a, r in enumerate(records):
+        if len(r.actions) < samples:
+            raise RuntimeError(f"agent {grid[a]} logged {len(r.actions)} < {samples} pairs; raise the hands per pairing")
+        keep = np.sort(rng.choice(len(r.actions), samples, replace=False))
+        r.obs = [r.obs[t] for t in keep]
+        r.actions = [r.actions[t] for t in keep]
+        r.masks = [r.masks[t] for t in keep]
+    return _records_to_arrays(records)
+
+
+PROBE_ROWS_4 = [(-10, 4, 0, 4), (-6, 4, 0, 4), (-5, 4, 0, 4), (-4, 4, 0, 4), (-3, 4, 0, 4), (-2, 4, 0, 4), (-1, 4, 0, 4), (0, 4, 0, 4), (1, 4, 0, 4), (5, 4, 0, 4), (10, 4, 0, 4)]
+PROBE_ROWS_36 = [(-50, 36, 12, 16), (-38, 36, 12, 16), (-37, 36, 12, 16), (-36, 36, 12, 16), (-35, 36, 12, 16), (-10, 36, 12, 16), (-3, 36, 12, 16), (-2, 36, 12, 16), (-1, 36, 12, 16), (0, 36, 12, 16), (1, 36, 12, 16), (2, 36, 12, 16), (10, 36, 12, 16)]
+
+
+def probe_states(row: tuple[int, int, int, int], draws: int, rng: np.random.Generator) -> np.ndarray:
+    """flat56 vectors with fixed stack/pot/bets and 7 random distinct cards (Tables 5.10, 5.11)."""
+    x = np.zeros((draws, 56), dtype=np.float32)
+    x[:, :4] = row
+    cards = np.argsort(rng.random((draws, 52)), axis=1)[:, :7]
+    np.put_along_axis(x, 4 + cards, 1.0, axis=1)
+    return x
+
+
+def probe_frequencies(predict, rows, draws: int, seed: int) -> np.ndarray:  # noqa: ANN001
+    """Fold / call / raise frequency of ``predict(x) -> actions`` on each probe row."""
+    rng = np.random.default_rng(seed)
+    out = []
+    for row in rows:
+        actions = predict(probe_states(row, draws, rng))
+        out.append(np.bincount(actions, minlength=3) / draws)
+    return np.array(out)
+
+
+def _agents_predict(agents: list[ProspectAgent]):  # noqa: ANN202
+    mask = np.ones(3, dtype=np.int8)
+
+    def predict(x: np.ndarray) -> np.ndarray:
+        return np.array([agents[t % len(agents)].decide(x[t], mask)[0] for t in range(len(x))])
+
+    return predict
+
+
+def run_prospect(quick: bool, seed: int = 0) -> str:
+    scale = QUICK if quick else FULL
+    grid = prospect_grid()
+    names = [f"a={a:.1f},b={b:.1f}" for a, b in grid]
+    start = time.perf_counter()
+    arrays = _cached_logs(f"prospect_{scale.samples}_{seed}", lambda: prospect_logs(scale.samples, seed))
+    sim_secs = time.perf_counter() - start
+    data = _logset(arrays, names)
+    results = {}
+    for empty in ("keep", "reseed"):
+        results[empty] = _cluster(SPEC_56, data, 4, scale, seed, empty=empty)
+    result, secs = results["reseed"]
+    baseline = majority_baseline(data)
+    for empty, (res, _) in results.items():
+        report.grid_map(res.labels, PARAMETER_GRID, PARAMETER_GRID, "alpha", "beta", f"Prospect agents by cluster (empty={empty})", report.figure_path(f"prospect_{empty}.png"), 4)
+    styles = np.array([style(c) for c in arrays["counts"]])
+    folds = float(arrays["counts"][:, 0].sum() / arrays["counts"].sum())
+    late_folds = float((data.y == 0).mean())
+    used = sorted(set(result.labels.tolist()))
+    probes = []
+    for j in used:
+        members = [ProspectAgent(*grid[i]) for i in np.flatnonzero(result.labels == j)]
+        learner = result.learners[j]
+        lf = probe_frequencies(lambda x, ln=learner: ln.probabilities(x).argmax(1), PROBE_ROWS_4 + PROBE_ROWS_36, scale.probe_draws, seed)
+        af = probe_frequencies(_agents_predict(members), PROBE_ROWS_4 + PROBE_ROWS_36, scale.probe_draws, seed)
+        rows = [[*r, *(report.pct(v) for v in lf[t]), *(report.pct(v) for v in af[t])] for t, r in enumerate(PROBE_ROWS_4 + PROBE_ROWS_36)]
+        probes.append(
+            f"#### Learner {j + 1} (members: {', '.join(names[i] for i in np.flatnonzero(result.labels == j))})\n\n"
+            + report.table(["stack", "pot", "own bet", "opp. bet", "learner F", "learner C", "learner R", "members F", "members C", "members R"], rows)
+        )
+    learner_styles = {}
+    for j in used:
+        rows_j = np.isin(data.owner, np.flatnonzero(result.labels == j))
+        learner_styles[j] = expected_style(result.learners[j], data.x[rows_j], arrays["mask"][rows_j])
+    late_counts = np.array([np.bincount(data.y[data.owner == i], minlength=3) for i in range(data.n_logs)])
+    late_styles = np.array([style(c) for c in late_counts])
+    goal, good = goal_table(names, result.labels, late_styles, learner_styles)
+    accurate = sum(result.scores[i, result.labels[i]] >= baseline[i] - 1e-9 for i in range(data.n_logs))
+    keep_res = results["keep"][0]
+    text = f"""## 3. Prospect-theory agents (section 5.3)
+
+`python -m agent_zoo.clustering prospect{' --quick' if quick else ''}`: the 36 agents (alpha, beta in 0.5..1.0,
+lambda 2.25) in all {36 * 37 // 2} pairings (self-play included) of heads-up `limit_holdem_v0`, turn and river
+decisions logged as (flat56 observation, action); {scale.samples} pairs per agent drawn from them
+({sim_secs:.0f} s, or read back from the cache). Folds are {report.pct(late_folds)} of the logged actions
+(thesis: 3.5%). 4 learners 56-64-64-64-3 (ReLU, SGD, cross entropy), {scale.epochs} epochs per round.
+
+Thesis behaviour (an empty learner stays empty): {keep_res.rounds} rounds, converged {keep_res.converged},
+{len(set(keep_res.labels.tolist()))} clusters used, {results['keep'][1]:.0f} s.
+With the empty learner reseeded (ours): {result.rounds} rounds, converged {result.converged}, {len(used)} clusters
+used, {secs:.0f} s.
+
+![prospect clusters, thesis behaviour](clustering/prospect_keep.png) ![prospect clusters, reseeded](clustering/prospect_reseed.png)
+
+### Prediction accuracy (reseeded run)
+
+{accuracy_table(names, result, baseline)}
+
+{accurate} of 36 agents are predicted by their learner at least as well as the majority baseline.
+
+### Tables 5.10 / 5.11: probes
+
+Stack, pot and bets fixed as in the thesis' tables; {scale.probe_draws} random sets of 7 cards (2 hole + 5 board,
+river) per row; the learner's most likely action (F fold, C check/call, R bet/raise) beside what its member
+agents themselves choose on the same states (members taken in turn). The thesis' tables have rows at
+pot 4 (own bet 0, opponent 4) and pot 36 (12, 16).
+
+{chr(10).join(probes)}
+
+### Goal beyond the thesis: style of each cluster's agent (turn and river decisions)
+
+{goal}
+
+{good} of {len(used)} clusters' sampling agents are within 0.1 of their members' mean looseness and
+aggressiveness on the members' own states.
+"""
+    report.write_section("prospect", text)
+    return text

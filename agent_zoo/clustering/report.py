@@ -1,0 +1,125 @@
+"""Markdown tables, PNG figures and the results page of the clustering experiments.
+
+Each experiment writes its own section to ``docs/results/clustering/<name>.md``; ``write_page``
+joins the sections that exist into ``docs/results/clustering.md`` (so experiments run separately).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+
+RESULTS = Path("docs/results")
+FIGURES = RESULTS / "clustering"
+ORDER = ("functions", "agents", "prospect", "pluribus")
+INTRO = """# Policies from clustered play logs (004, Koyama)
+
+Reproduction of the thesis' experiments with `agent_zoo.clustering` (learner-based k-means of its
+section 4.2.2). Each section says the command, the scale it ran at and its wall time. Timings were taken
+on a shared 2-core machine with other jobs running: they are indicative only.
+"""
+
+
+def table(header: Sequence[str], rows: Sequence[Sequence[object]]) -> str:
+    """A markdown table; floats are shown with 3 significant decimals unless already strings."""
+
+    def cell(v: object) -> str:
+        if isinstance(v, float | np.floating):
+            return f"{v:.3f}"
+        return str(v)
+
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join(cell(v) for v in row) + " |" for row in rows]
+    return "\n".join(lines)
+
+
+def pct(v: float) -> str:
+    return f"{100 * v:.1f}%"
+
+
+def write_section(name: str, text: str) -> Path:
+    """Save one experiment's section and rebuild the page."""
+    FIGURES.mkdir(parents=True, exist_ok=True)
+    path = FIGURES / f"{name}.md"
+    path.write_text(text.rstrip() + "\n")
+    write_page()
+    return path
+
+
+def write_page() -> Path:
+    parts = [INTRO]
+    for name in ORDER:
+        section = FIGURES / f"{name}.md"
+        if section.exists():
+            parts.append(section.read_text())
+    page = RESULTS / "clustering.md"
+    page.write_text("\n".join(parts))
+    return page
+
+
+def figure_path(name: str) -> Path:
+    """Where a PNG goes (the folder is made on first use)."""
+    FIGURES.mkdir(parents=True, exist_ok=True)
+    return FIGURES / name
+
+
+def cluster_colors(k: int) -> list:
+    import matplotlib
+
+    cmap = matplotlib.colormaps["tab10"]
+    return [cmap(i % 10) for i in range(k)]
+
+
+def grid_map(labels: np.ndarray, xs: Sequence[float], ys: Sequence[float], xlabel: str, ylabel: str, title: str, path: Path, k: int) -> None:
+    """Cluster of each (x, y) grid cell as coloured squares with the cluster number written in."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from matplotlib.colors import ListedColormap
+
+    grid = labels.reshape(len(xs), len(ys)).T  # rows: y, columns: x
+    fig, ax = plt.subplots(figsize=(5.5, 5))
+    ax.imshow(grid, origin="lower", cmap=ListedColormap(cluster_colors(k)), vmin=-0.5, vmax=k - 0.5)
+    for i in range(len(ys)):
+        for j in range(len(xs)):
+            ax.text(j, i, str(grid[i, j] + 1), ha="center", va="center", fontsize=7)
+    ax.set_xticks(range(len(xs)), [f"{v:g}" for v in xs])
+    ax.set_yticks(range(len(ys)), [f"{v:g}" for v in ys])
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def style_scatter(points: dict[str, tuple[float, float]], clusters: dict[str, int], k: int, title: str, path: Path) -> None:
+    """Looseness (x) against aggressiveness (y), a dot per player coloured by cluster (Figure 5.3)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    colors = cluster_colors(k)
+    fig, ax = plt.subplots(figsize=(5.5, 5))
+    for name, (loose, aggr) in points.items():
+        c = clusters.get(name)
+        marker = "o" if c is not None else "s"
+        ax.scatter(loose, aggr, color=colors[c] if c is not None else "black", marker=marker, s=50)
+        ax.annotate(name, (loose, aggr), textcoords="offset points", xytext=(4, 4), fontsize=8)
+    for c in range(k):
+        ax.scatter([], [], color=colors[c], label=f"cluster {c + 1}")
+    ax.axvline(0.5, color="grey", lw=0.5)
+    ax.axhline(0.5, color="grey", lw=0.5)
+    ax.set_xlim(0, 1.05)
+    ax.set_ylim(-0.05, 1.05)
+    ax.set_xlabel("looseness (5.2)")
+    ax.set_ylabel("aggressiveness (5.3)")
+    ax.set_title(title)
+    ax.legend(fontsize=7, loc="center left")
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
