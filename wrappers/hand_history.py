@@ -9,7 +9,7 @@ PHH seating: ``p1`` is the seat left of the button (the small blind; heads-up th
 the button. ``players`` holds the agent names (``player_3`` ...), ``seats`` the environment seat + 1
 of each, ``finishing_stacks`` the stacks after the hand, ``hand`` the hand number. Every hole card
 is written (the environment knows them all) and, at a showdown, every remaining hand is shown.
-Hands cut short without the game ending (an illegal move under ``TerminateIllegalWrapper``) are not
+Hands left before the game ends (a reset mid-hand, an illegal move under ``TerminateIllegalWrapper``) are not
 hand histories: they are counted in ``recorder.unfinished`` and a warning says so.
 """
 
@@ -109,7 +109,7 @@ class HandHistoryRecorder(BaseWrapper):
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         if not self._recorded:
             self.unfinished += 1
-            warnings.warn("HandHistoryRecorder: a hand stopped before the game ended (illegal move?) "
+            warnings.warn("HandHistoryRecorder: a hand was left before the game ended (reset mid-hand, or an illegal move) "
                           "and is not recorded", stacklevel=2)
         self.env.reset(seed=seed, options=options)
         self._recorded = False

@@ -1,0 +1,119 @@
+"""The hand-history recorder: record random hands, read them back, replay them: the environment's
+rewards again; pokerkit replays the recorded files to the same stacks; logs give back what the agents saw."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+from pettingzoo.test import api_test
+
+from agent_zoo.clustering.logs import encode_log, extract_logs
+from poker_envs import kuhn_poker_v0, limit_holdem_v0, nolimit_holdem_v0, phh
+from wrappers.hand_history import HandHistoryRecorder
+
+TABLES = [
+    (nolimit_holdem_v0, dict(num_players=2)),
+    (nolimit_holdem_v0, dict(num_players=6, ante=1, starting_stack=[50, 200, 300, 20, 100, 7])),
+    (nolimit_holdem_v0, dict(num_players=4, bet_sizing="chips", starting_stack=[30, 45, 60, 25])),
+    (limit_holdem_v0, dict(num_players=3)),
+]
+
+
+def play(env, hands: int, rng: np.random.Generator, seen: list | None = None) -> list[dict[str, float]]:
+    """Random legal play; returns each hand's rewards by agent; ``seen`` gets (agent, observation, action)."""
+    rewards = []
+    for h in range(hands):
+        env.reset(seed=int(rng.integers(1 << 30)) if h == 0 else None)
+        total = dict.fromkeys(env.possible_agents, 0.0)
+        for agent in env.agent_iter():
+            obs, reward, term, trunc, _ = env.last()
+            total[agent] += reward
+            if term or trunc:
+                env.step(None)
+                continue
+            action = int(rng.choice(np.flatnonzero(obs["action_mask"])))
+            if seen is not None:
+                seen.append((agent, obs["observation"], action))
+            env.step(action)
+        rewards.append(total)
+    return rewards
+
+
+@pytest.mark.parametrize("module, kwargs", TABLES)
+def test_recorded_hands_replay_to_the_rewards(tmp_path, module, kwargs) -> None:
+    path = tmp_path / "hands.phhs"
+    env = HandHistoryRecorder(module.env(reward_unit="chips", **kwargs), path=path)
+    rewards = play(env, 120, np.random.default_rng(len(kwargs) + kwargs["num_players"]))
+    hands = phh.load(path)
+    assert hands == env.hands and len(hands) == 120
+    for hand, reward in zip(hands, rewards):
+        r = phh.replay(hand)
+        assert list(r.results) == [reward[name] for name in hand.players], phh.dumps(hand)
+        assert r.exact and r.mismatch(tolerance=0) == []
+
+
+def test_rewards_in_big_blinds_and_numbering_resumes(tmp_path) -> None:
+    path = tmp_path / "hands.phhs"
+    env = HandHistoryRecorder(nolimit_holdem_v0.env(num_players=3, small_blind=5, big_blind=10), path=path, keep=False)
+    first = play(env, 10, np.random.default_rng(1))
+    assert env.hands == []
+    again = HandHistoryRecorder(nolimit_holdem_v0.env(num_players=3, small_blind=5, big_blind=10), path=path)
+    second = play(again, 5, np.random.default_rng(2))
+    hands = phh.load(path)
+    assert [h.fields["hand"] for h in hands] == list(range(1, 16))
+    for hand, reward in zip(hands, first + second):
+        assert list(phh.replay(hand).results) == pytest.approx([10 * reward[name] for name in hand.players], abs=1e-9)
+
+
+pokerkit = pytest.importorskip("pokerkit")
+
+
+@pytest.mark.parametrize("module, kwargs", TABLES)
+def test_pokerkit_replays_recorded_hands_to_the_same_stacks(module, kwargs) -> None:
+    env = HandHistoryRecorder(module.env(reward_unit="chips", **kwargs))
+    play(env, 40, np.random.default_rng(11))
+    for hand in env.hands:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # pokerkit warns about our user-defined fields' order
+            *_, final = iter(pokerkit.HandHistory.loads(phh.dumps(hand)))
+        assert list(final.stacks) == list(hand.finishing_stacks), phh.dumps(hand)
+
+
+def test_logs_of_recorded_hands_are_what_the_agents_saw() -> None:
+    env = HandHistoryRecorder(limit_holdem_v0.env(num_players=4, obs_encoder="flat107"))
+    seen: list = []
+    play(env, 60, np.random.default_rng(3), seen)
+    logs = extract_logs(env.hands)
+    for agent in env.possible_agents:
+        mine = [(obs, action) for a, obs, action in seen if a == agent]
+        X, y = encode_log(logs[agent], "flat107")
+        assert np.array_equal(X, np.stack([obs for obs, _ in mine]))
+        assert y.tolist() == [min(action, 2) for _, action in mine]  # limit ids: 0 fold, 1 check/call, 2 bet/raise
+
+
+def test_unfinished_hands_are_counted_not_recorded() -> None:
+    env = HandHistoryRecorder(limit_holdem_v0.env(num_players=2))
+    env.reset(seed=0)
+    env.step(1)  # the small blind calls; the big blind may check, so folding is masked
+    assert env.last()[0]["action_mask"][0] == 0
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        env.step(0)  # TerminateIllegalWrapper ends the episode, the game is not over
+    with pytest.warns(UserWarning, match="not recorded"):
+        env.reset()
+    assert env.unfinished == 1 and env.hands == []
+
+
+def test_bad_arguments_are_refused() -> None:
+    with pytest.raises(ValueError, match="records hold'em environments"):
+        HandHistoryRecorder(kuhn_poker_v0.env())
+    with pytest.raises(ValueError, match="must name a .phhs file"):
+        HandHistoryRecorder(nolimit_holdem_v0.env(), path="hands.txt")
+    with pytest.raises(ValueError, match="players names 3 players, the table has 2"):
+        HandHistoryRecorder(nolimit_holdem_v0.env(), players=["a", "b", "c"])
+
+
+def test_pettingzoo_api() -> None:
+    api_test(HandHistoryRecorder(nolimit_holdem_v0.env(num_players=3)), num_cycles=50)
