@@ -81,16 +81,20 @@ def test_pokerkit_replays_recorded_hands_to_the_same_stacks(module, kwargs) -> N
         assert list(final.stacks) == list(hand.finishing_stacks), phh.dumps(hand)
 
 
-def test_logs_of_recorded_hands_are_what_the_agents_saw() -> None:
-    env = HandHistoryRecorder(limit_holdem_v0.env(num_players=4, obs_encoder="flat107"))
+@pytest.mark.parametrize(
+    "module, encoder, hands",
+    [(limit_holdem_v0, "flat107", 60), (limit_holdem_v0, "flat56", 30), (nolimit_holdem_v0, "poker_cnn", 8)],
+)
+def test_logs_of_recorded_hands_are_what_the_agents_saw(module, encoder: str, hands: int) -> None:
+    env = HandHistoryRecorder(module.env(num_players=4, obs_encoder=encoder))
     seen: list = []
-    play(env, 60, np.random.default_rng(3), seen)
+    play(env, hands, np.random.default_rng(3), seen)
     logs = extract_logs(env.hands)
     for agent in env.possible_agents:
         mine = [(obs, action) for a, obs, action in seen if a == agent]
-        X, y = encode_log(logs[agent], "flat107")
+        X, y = encode_log(logs[agent], encoder)  # poker_cnn: through its encode_batch
         assert np.array_equal(X, np.stack([obs for obs, _ in mine]))
-        assert y.tolist() == [min(action, 2) for _, action in mine]  # limit ids: 0 fold, 1 check/call, 2 bet/raise
+        assert y.tolist() == [min(action, 2) for _, action in mine]  # ids: 0 fold, 1 check/call, 2.. bet/raise
 
 
 def test_unfinished_hands_are_counted_not_recorded() -> None:
