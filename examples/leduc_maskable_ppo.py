@@ -1,7 +1,7 @@
 """MaskablePPO (sb3-contrib) on Leduc hold'em: first against the random agent, then against a CFR+ agent.
 
-    python examples/leduc_maskable_ppo.py                      # ~100k steps per phase, a few minutes on CPU
-    python examples/leduc_maskable_ppo.py --timesteps 20000    # quicker
+    python examples/leduc_maskable_ppo.py                      # 50k steps per phase, minutes on CPU
+    python examples/leduc_maskable_ppo.py --timesteps 100000   # longer
 
 The learner plays both seats in turn (``seat="rotate"``), so one network is a complete Leduc strategy;
 it is measured three ways before training, after each phase:
@@ -46,7 +46,7 @@ def show(label: str, ev: dict[str, Any], names: dict[str, str]) -> None:
 
 def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--timesteps", type=int, default=100_000, help="PPO steps in each of the two phases")
+    parser.add_argument("--timesteps", type=int, default=50_000, help="PPO steps in each of the two phases")
     parser.add_argument("--eval-hands", type=int, default=4000, help="hands per evaluation match")
     parser.add_argument("--cfr-iterations", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=0)
