@@ -416,7 +416,7 @@ river) per row; the learner's most likely action (F fold, C check/call, R bet/ra
 agents themselves choose on the same states (members taken in turn). The thesis' tables have rows at
 pot 4 (own bet 0, opponent 4) and pot 36 (12, 16).
 
-{chr(10).join(probes)}
+{(chr(10) * 2).join(probes)}
 
 ### Goal beyond the thesis: style of each cluster's agent (turn and river decisions)
 

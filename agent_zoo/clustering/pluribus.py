@@ -1,0 +1,118 @@
+"""Beyond the thesis: cluster the 14 players of the 10,000 Pluribus hands by their own logs.
+
+Hands are read with ``poker_envs.phh`` and turned into each player's (flat107 observation, action class)
+log by ``agent_zoo.clustering.logs.encode_hands`` (6-max no-limit, 50/100 blinds: flat107's current bet is
+in small blinds, so up to hundreds). k is chosen by held-out accuracy (``kmeans.choose_k``), then the
+players are clustered with 107-64-64-3 learners and each learner is scored on each player.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import numpy as np
+
+from agent_zoo.clustering import report
+from agent_zoo.clustering.experiments import CACHE, FULL, QUICK, _cluster, accuracy_table, expected_style, majority_baseline
+from agent_zoo.clustering.kmeans import ClusteringConfig, LogSet, choose_k
+from agent_zoo.clustering.learners import SPEC_107
+from agent_zoo.clustering.play import style
+
+PLURIBUS = Path("/work/shared/data/phh/pluribus")
+
+
+def pluribus_logs(root: Path, max_hands: int | None) -> dict[str, np.ndarray]:
+    """name-ordered stacked logs of every player of the first ``max_hands`` hands (all when None)."""
+    from itertools import islice
+
+    from agent_zoo.clustering.logs import encode_hands
+    from poker_envs.phh import iter_hands
+
+    if not root.is_dir():
+        raise FileNotFoundError(f"no Pluribus hand histories at {root} (see /work/shared/data/phh/README.md)")
+    hands = iter_hands(root)
+    if max_hands is not None:
+        hands = islice(hands, max_hands)
+    logs = encode_hands(hands, "flat107", progress=True)
+    names = sorted(logs)
+    return {
+        "x": np.concatenate([logs[n].X for n in names]).astype(np.float32),
+        "y": np.concatenate([logs[n].y for n in names]),
+        "owner": np.concatenate([np.full(len(logs[n].y), i) for i, n in enumerate(names)]),
+        "names": np.array(names),
+    }
+
+
+def run_pluribus(quick: bool, seed: int = 0, root: Path = PLURIBUS) -> str:
+    scale = QUICK if quick else FULL
+    max_hands = 2000 if quick else None
+    start = time.perf_counter()
+    path = CACHE / f"pluribus_{max_hands or 'all'}.npz"
+    if path.exists():
+        with np.load(path) as f:
+            arrays = dict(f)
+    else:
+        arrays = pluribus_logs(root, max_hands)
+        CACHE.mkdir(parents=True, exist_ok=True)
+        np.savez_compressed(path, **arrays)
+    load_secs = time.perf_counter() - start
+    names = [str(n) for n in arrays["names"]]
+    data = LogSet(arrays["x"], arrays["y"].astype(np.int64), arrays["owner"].astype(np.int64), names)
+    counts = np.array([np.bincount(data.y[data.owner == i], minlength=3) for i in range(data.n_logs)])
+    styles = np.array([style(c) for c in counts])
+    start = time.perf_counter()
+    ks = [1, 2, 3, 4, 5]
+    best_k, table_k = choose_k(data, SPEC_107, ks, ClusteringConfig(max_rounds=scale.max_rounds, epochs=scale.epochs, seed=seed, init="plusplus"))
+    k_secs = time.perf_counter() - start
+    result, secs = _cluster(SPEC_107, data, max(best_k, 2), scale, seed, init="plusplus")
+    baseline = majority_baseline(data)
+    accurate = sum(result.scores[i, result.labels[i]] >= baseline[i] - 1e-9 for i in range(data.n_logs))
+    clusters = {n: int(result.labels[i]) for i, n in enumerate(names)}
+    k = result.scores.shape[1]
+    report.style_scatter({n: tuple(styles[i]) for i, n in enumerate(names)}, clusters, k, "Pluribus-session players by cluster", report.figure_path("pluribus_styles.png"))
+    ones = np.ones((len(data.y), 3), dtype=np.int8)
+    rows = []
+    for j in sorted(set(result.labels.tolist())):
+        members = np.flatnonzero(result.labels == j)
+        sel = np.isin(data.owner, members)
+        ls = expected_style(result.learners[j], data.x[sel], ones[sel])
+        mean = styles[members].mean(0)
+        within = abs(ls[0] - mean[0]) <= 0.1 and abs(ls[1] - mean[1]) <= 0.1
+        rows.append([j + 1, ", ".join(names[i] for i in members), f"{mean[0]:.3f} / {mean[1]:.3f}", f"{ls[0]:.3f} / {ls[1]:.3f}", "yes" if within else "no"])
+    players = report.table(
+        ["player", "decisions", "Fold", "Check+Call", "Bet+Raise", "looseness", "aggressiveness", "cluster"],
+        [[n, int(counts[i].sum()), *counts[i].tolist(), report.pct(styles[i, 0]), report.pct(styles[i, 1]), int(result.labels[i]) + 1] for i, n in enumerate(names)],
+    )
+    text = f"""## 4. Beyond the thesis: the Pluribus players
+
+`python -m agent_zoo.clustering pluribus{' --quick' if quick else ''}`: {'the first 2,000' if quick else 'all 10,000'} six-max
+no-limit hands of Pluribus against professionals (`/work/shared/data/phh/pluribus`, read with `poker_envs.phh`),
+every decision of each of the {data.n_logs} players as (flat107 observation, fold / check-call / bet-raise):
+{len(data.y)} pairs (replay and encoding {load_secs:.0f} s, or read back from the cache).
+
+Choice of k (learners 107-64-64-3, k-means++-like start, 25% of every player's decisions held out; the
+smallest k within 0.5 points of the best held-out accuracy): **k = {best_k}** ({k_secs:.0f} s);
+held-out accuracy {", ".join(f"k={kk}: {report.pct(v)}" for kk, v in table_k.items())}.
+Clustered with k = {k} (at least 2): {result.rounds} rounds, converged {result.converged}, {secs:.0f} s.
+
+{players}
+
+![players](clustering/pluribus_styles.png)
+
+### Prediction accuracy of each learner for each player
+
+{accuracy_table(names, result, baseline)}
+
+{accurate} of {data.n_logs} players are predicted by their cluster's learner at least as well as the majority
+baseline.
+
+### Style of each cluster's sampling agent on its members' states
+
+(No legal-action masks are kept for these no-limit logs: the expected counts use the learner's
+unrestricted softmax.)
+
+{report.table(["cluster", "members", "members' mean L / A", "learner L / A", "within 0.1"], rows)}
+"""
+    report.write_section("pluribus", text)
+    return text
