@@ -12,6 +12,11 @@ For large sets, ``encode_hands`` encodes while replaying (no state kept): the 10
 with ``flat107`` need about as long as loading and replaying them (see ``benchmarks/phh_replay.py``).
 Players whose hole cards a file does not give play with random stand-ins (``poker_envs.phh_replay``);
 their entries carry ``cards_known=False`` and ``known_cards_only=True`` leaves them out.
+
+    hands = list(phh.iter_hands("../shared/data/phh/pluribus"))
+    encoded = encode_hands(hands, "flat107")          # {"Pluribus": EncodedLog(X, y, raw, cards_known), ...}
+    logs = extract_logs(recorder.hands)               # hands recorded by HandHistoryRecorder: by agent name
+    X, y = encode_log(logs["player_0"], "flat56")
 """
 
 from __future__ import annotations
