@@ -111,3 +111,10 @@ def test_sb3_policy_table_rows_are_masked_distributions():
     assert (table[~mask] == 0).all() and table[2].tolist() == [0.0, 1.0, 0.0]
     with pytest.raises(ValueError, match="at least one legal action"):
         policy_table(model, obs, np.zeros((3, 3), dtype=bool))
+
+
+def test_cluster_logs_smoke(tmp_path):
+    pytest.importorskip("agent_zoo.clustering.kmeans")
+    out = load("cluster_logs").main(["--hands", "30", "--k", "2", "--rounds", "1", "--tournament-hands", "4", "--out", str(tmp_path)])
+    assert len(out["labels"]) == 12 and set(out["labels"].tolist()) <= {0, 1}
+    assert out["policy"].is_file() and out["tournament"].agents[0] == f"cluster:{out['policy']}"
