@@ -264,7 +264,8 @@ def hand_to_dict(hand: Hand) -> dict[str, Any]:
         if value is not None:
             out[name] = value
     for key, value in hand.fields.items():
-        out[key] = value
+        if value is not None:  # TOML has no null: an absent field reads back as absent
+            out[key] = value
     if hand.players is not None:
         out["players"] = hand.players
     if hand.finishing_stacks is not None:

@@ -54,6 +54,12 @@ def test_recorded_hands_replay_to_the_rewards(tmp_path, module, kwargs) -> None:
         assert r.exact and r.mismatch(tolerance=0) == []
 
 
+def test_raw_env_is_recorded_too() -> None:
+    env = HandHistoryRecorder(nolimit_holdem_v0.raw_env(num_players=3, reward_unit="chips"))
+    rewards = play(env, 30, np.random.default_rng(4))
+    assert [list(phh.replay(h).results) for h in env.hands] == [[r[p] for p in h.players] for h, r in zip(env.hands, rewards)]
+
+
 def test_rewards_in_big_blinds_and_numbering_resumes(tmp_path) -> None:
     path = tmp_path / "hands.phhs"
     env = HandHistoryRecorder(nolimit_holdem_v0.env(num_players=3, small_blind=5, big_blind=10), path=path, keep=False)
