@@ -306,3 +306,29 @@ def test_pokerkit_replays_hands_we_write_to_our_results() -> None:
         theirs = pokerkit.HandHistory.loads(phh.dumps(hand))
         *_, final = iter(theirs)
         assert [float(s) for s in final.stacks] == [float(s) for s in ours.finishing_stacks], phh.dumps(hand)
+
+
+def test_a_check_pokerkit_asks_for_and_the_engine_skips_is_accepted() -> None:
+    # The small blind calls all-in for the big blind: the big blind has nothing left to decide. pokerkit
+    # still asks him to check ('p2 cc'); the rules engine skips him, and the replay takes the check as a no-op.
+    A = pokerkit.Automation
+    game = pokerkit.NoLimitTexasHoldem((A.ANTE_POSTING, A.BET_COLLECTION, A.BLIND_OR_STRADDLE_POSTING,
+                                        A.HOLE_CARDS_SHOWING_OR_MUCKING, A.HAND_KILLING, A.CHIPS_PUSHING,
+                                        A.CHIPS_PULLING), False, 0, (1, 2), 2)
+    pk = game([2, 100, 100], 3)
+    for cards in ("2c3d", "7c2d", "AsAh"):
+        pk.deal_hole(cards)
+    pk.fold()
+    pk.check_or_call()
+    assert pk.actor_index == 1 and pk.checking_or_calling_amount == 0
+    pk.check_or_call()
+    for cards in ("Kd9s4c", "3h", "Jc"):
+        if pk.can_burn_card():
+            pk.burn_card("??")
+        pk.deal_board(cards)
+    text = pokerkit.HandHistory.from_game_state(game, pk).dumps()
+    assert "'p2 cc'" in text and not pk.status
+    (hand,) = phh.loads(text)
+    r = phh.replay(hand)
+    assert list(r.finishing_stacks) == list(pk.stacks) == [4, 98, 100]
+    assert [len(s) for s in r.state.history] == [2, 0, 0, 0]  # p3 f, p1 cc: the engine asked nobody else
