@@ -8,9 +8,10 @@ Chips: the engine counts whole chips, so every amount of the hand (antes, blinds
 stacks, bet amounts) is multiplied by the smallest power of ten that makes all of them integral
 (``ReplayResult.scale``), and results are divided back.
 
-Antes are kept out of the engine (its ante is one amount for every seat; PHH antes are per player,
-e.g. big-blind antes): each stack enters the engine less its ante, and the pots are settled here
-from the engine's final contributions. ``ante_trimming_status = true``: antes are part of each
+Antes: uniform antes are posted by the engine (so the states show them in the pot); other antes
+(PHH antes are per player, e.g. big-blind antes) are kept out of the engine: each stack enters it
+less its ante, and states do not show them. Either way the pots are settled here from the engine's
+final contributions. ``ante_trimming_status = true``: antes are part of each
 player's contribution when the side pots are layered; ``false`` (the default, and the WSOP big-blind
 ante files): the antes form a dead pot open to every player still in, pooled with the main pot, as
 in pokerkit. Uncalled chips go back to their owner; a player who mucks (``pN sm`` without cards) at
@@ -176,8 +177,9 @@ def _game(config: HoldemConfig) -> HoldemGame:
     return HoldemGame(config)
 
 
-def _table(hand: Hand, scale: int) -> tuple[HoldemGame, list[int]]:
-    """The engine game of the hand (antes taken out of the stacks) and each seat's ante in engine chips."""
+def _table(hand: Hand, scale: int) -> tuple[HoldemGame, list[int], bool]:
+    """The engine game of the hand, each seat's ante in engine chips, and whether the engine posts them
+    (uniform antes) or they were taken out of the stacks (the others)."""
     n = hand.num_players
     if not 2 <= n <= 10:
         raise _fail(hand, None, None, f"{n} players: replay supports 2 to 10")
@@ -193,8 +195,10 @@ def _table(hand: Hand, scale: int) -> tuple[HoldemGame, list[int]]:
     if n == 2:
         antes = antes[::-1]  # heads-up forced bets are reverse-assigned
     stacks = [_chips(s, scale) for s in hand.starting_stacks]
+    in_engine = len(set(antes)) == 1 and antes[0] > 0  # the engine's own ante: states show it in the pot
+    ante = antes[0] if in_engine else 0
     antes = [min(a, s) for a, s in zip(antes, stacks)]
-    behind = [s - a for s, a in zip(stacks, antes)]
+    behind = stacks if in_engine else [s - a for s, a in zip(stacks, antes)]
     if min(behind) <= 0:
         raise _fail(hand, None, None, f"player p{behind.index(min(behind)) + 1} is all-in on the ante: not supported")
     betting = REPLAY_VARIANTS[hand.variant]
@@ -209,9 +213,9 @@ def _table(hand: Hand, scale: int) -> tuple[HoldemGame, list[int]]:
             raise _fail(hand, None, None, f"fields 'small_bet' {hand.small_bet} / 'big_bet' {hand.big_bet}: the rules "
                         "engine's limit bets are one big blind, then two")
         raises = hand.fields.get("_max_raises_per_round", 4)
-    config = HoldemConfig(num_players=n, small_blind=sb, big_blind=bb, starting_stacks=tuple(behind),
+    config = HoldemConfig(num_players=n, small_blind=sb, big_blind=bb, ante=ante, starting_stacks=tuple(behind),
                           betting=betting, max_raises_per_round=raises, allow_fold_when_check=True)
-    return _game(config), antes
+    return _game(config), antes, in_engine
 
 
 # Cards ------------------------------------------------------------------------------------------------
@@ -339,7 +343,7 @@ def replay(hand: Hand, seed: int = 0, on_action: ActionHook | None = None) -> Re
                     "(no-limit and fixed-limit Texas hold'em) are supported")
     actions = _parse_actions(hand)
     scale = _scale_of(hand, actions)
-    game, antes = _table(hand, scale)
+    game, antes, antes_in_engine = _table(hand, scale)
     n = hand.num_players
     rng = np.random.default_rng(seed)
     hole, drawn, used = _deal_plan(hand, actions, rng)
@@ -412,14 +416,15 @@ def replay(hand: Hand, seed: int = 0, on_action: ActionHook | None = None) -> Re
         due = "a board card" if player == CHANCE else f"an action of p{player + 1}"
         raise _fail(hand, None, None, f"the actions stop before the hand is over ({due} is due next)")
     out = [f or m for f, m in zip(state.folded, mucked)]
+    bets = [c - a for c, a in zip(state.contributed, antes)] if antes_in_engine else list(state.contributed)
     try:
-        won = settle(state.contributed, antes, out, state.strengths, state.button, hand.ante_trimming_status)
+        won = settle(bets, antes, out, state.strengths, state.button, hand.ante_trimming_status)
     except ValueError as err:
         raise _fail(hand, None, None, str(err)) from None
     live = [s for s in range(n) if not out[s]]
     showdown = len(live) > 1
     exact = not (showdown and (board_drawn or any(drawn[s] for s in live)))
-    results = [w - c - a for w, c, a in zip(won, state.contributed, antes)]
+    results = [w - b - a for w, b, a in zip(won, bets, antes)]
     res = tuple(_to_hand_chips(r, scale) for r in results)
     finishing = tuple(
         s + r if isinstance(s, int) and isinstance(r, int) else float(_decimal(s) + Decimal(results[i]) / scale)

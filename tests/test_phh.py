@@ -58,6 +58,13 @@ def test_big_blind_ante_is_a_dead_pot_without_trimming() -> None:
     assert r.results == (-1, -15, 16)
 
 
+def test_uniform_antes_are_in_the_engine_state_others_are_not() -> None:
+    uniform = phh.replay(nt(DEAL3 + ["p3 f", "p1 f"], [100, 100, 100], antes=[3, 3, 3]))
+    assert uniform.results == (-4, 7, -3) and uniform.state.pot() == 9 + 3  # what encoders see
+    big_blind = phh.replay(nt(DEAL3 + ["p3 f", "p1 f"], [100, 100, 100], antes=[0, 3, 0]))
+    assert big_blind.results == (-1, 1, 0) and big_blind.state.pot() == 3  # the ante stays out of the engine
+
+
 def test_ante_trimming_layers_the_antes_with_the_bets() -> None:
     # p2's 10-chip ante lies above everything p3 could match: 10 chips of it come back to p2.
     r = phh.replay(nt(BB_ANTE, [100, 100, 5], antes=[0, 10, 0], ante_trimming_status=True))
