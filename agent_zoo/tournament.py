@@ -240,7 +240,8 @@ class TournamentResult:
         ax.set_xticks(range(n), labels, rotation=30, ha="right")
         ax.set_yticks(range(n), labels)
         for i, j in itertools.permutations(range(n), 2):
-            ax.text(j, i, f"{data[i, j]:+.2f}\n±{self.ci95[i, j]:.2f}", ha="center", va="center", fontsize=8)
+            color = "white" if abs(data[i, j]) > 0.6 * lim else "black"
+            ax.text(j, i, f"{data[i, j]:+.2f}\n±{self.ci95[i, j]:.2f}", ha="center", va="center", fontsize=8, color=color)
         ax.set_title(f"{self.game}: row agent's {self.unit}/hand vs column agent")
         fig.colorbar(im, ax=ax, shrink=0.8)
         fig.tight_layout()
