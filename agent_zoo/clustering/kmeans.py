@@ -8,7 +8,9 @@ squared error for regression). Learners keep their weights from round to round, 
 Beyond the thesis (its section 6.2): ``init="plusplus"`` seeds the learners one log at a time, the next
 seed drawn with probability proportional to the squared error of the best learner so far (k-means++);
 ``empty="reseed"`` gives an empty learner the log its own learner predicts worst (the thesis ended with
-an empty cluster: ``empty="keep"`` reproduces that); ``choose_k`` picks k by held-out prediction.
+an empty cluster: ``empty="keep"`` reproduces that); ``choose_k`` picks k by held-out prediction;
+``final_epochs`` trains each learner further on its final cluster once the labels have settled, so
+the agent a cluster yields fits its members better (labels are not revisited).
 
 Everything random comes from ``seed``: a numpy Generator for labels and seeds, ``torch.manual_seed``
 for the weights and a ``torch.Generator`` for minibatch order.
@@ -36,6 +38,7 @@ class ClusteringConfig:
     epochs: int = 2  # passes over a cluster's samples per round
     batch_size: int = 128  # minibatch size
     seed: int = 0  # seeds the label draw, the weights and the minibatch order
+    final_epochs: int = 0  # after the labels settle, extra passes of each learner over its own cluster (labels kept)
 
     def __post_init__(self) -> None:
         if self.k < 1:
@@ -47,6 +50,8 @@ class ClusteringConfig:
         for name in ("max_rounds", "epochs", "batch_size"):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be at least 1, got {getattr(self, name)}")
+        if self.final_epochs < 0:
+            raise ValueError(f"final_epochs must be 0 or more, got {self.final_epochs}")
 
 
 @dataclass
@@ -139,6 +144,13 @@ class LogClustering:
                 break
             labels = new
         bar.close()
+        if cfg.final_epochs:
+            for j in range(k):
+                idx = np.flatnonzero(labels == j)
+                if idx.size:
+                    rows_j = torch.as_tensor(np.concatenate([rows[i] for i in idx]))
+                    learners[j].train(x[rows_j], y[rows_j], cfg.final_epochs, cfg.batch_size, gen)
+            scores = score_all()
         return ClusteringResult(labels, scores, learners, rounds, converged, history)
 
     def _plusplus(self, n: int, rng: np.random.Generator, train, score_all) -> np.ndarray:  # noqa: ANN001

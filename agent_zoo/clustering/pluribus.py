@@ -2,8 +2,10 @@
 
 Hands are read with ``poker_envs.phh`` and turned into each player's (flat107 observation, action class)
 log by ``agent_zoo.clustering.logs.encode_hands`` (6-max no-limit, 50/100 blinds: flat107's current bet is
-in small blinds, so up to hundreds). k is chosen by held-out accuracy (``kmeans.choose_k``), then the
-players are clustered with 107-64-64-3 learners and each learner is scored on each player.
+in small blinds, so up to hundreds). The held-out criterion (``kmeans.choose_k``) says how many clusters the
+data support; then the
+players are clustered with k = 4 (the thesis' number) 107-64-64-3 learners and each learner is scored on
+each player.
 """
 
 from __future__ import annotations
@@ -65,7 +67,7 @@ def run_pluribus(quick: bool, seed: int = 0, root: Path = PLURIBUS) -> str:
     ks = [1, 2, 3, 4, 5]
     best_k, table_k = choose_k(data, SPEC_107, ks, ClusteringConfig(max_rounds=scale.max_rounds, epochs=scale.epochs, seed=seed, init="plusplus"))
     k_secs = time.perf_counter() - start
-    result, secs = _cluster(SPEC_107, data, max(best_k, 2), scale, seed, init="plusplus")
+    result, secs = _cluster(SPEC_107, data, 4, scale, seed, init="plusplus", final_epochs=scale.final_epochs)
     baseline = majority_baseline(data)
     accurate = sum(result.scores[i, result.labels[i]] >= baseline[i] - 1e-9 for i in range(data.n_logs))
     clusters = {n: int(result.labels[i]) for i, n in enumerate(names)}
@@ -94,7 +96,8 @@ every decision of each of the {data.n_logs} players as (flat107 observation, fol
 Choice of k (learners 107-64-64-3, k-means++-like start, 25% of every player's decisions held out; the
 smallest k within 0.5 points of the best held-out accuracy): **k = {best_k}** ({k_secs:.0f} s);
 held-out accuracy {", ".join(f"k={kk}: {report.pct(v)}" for kk, v in table_k.items())}.
-Clustered with k = {k} (at least 2): {result.rounds} rounds, converged {result.converged}, {secs:.0f} s.
+Clustered with the thesis' k = {k} to see who groups with whom, {scale.epochs} epochs per round and {scale.final_epochs} more on the final
+clusters: {result.rounds} rounds, converged {result.converged}, {secs:.0f} s.
 
 {players}
 
