@@ -233,7 +233,7 @@ class TournamentResult:
         n = len(self.agents)
         data = self.mean.copy()
         np.fill_diagonal(data, np.nan)
-        lim = float(np.nanmax(np.abs(data))) if n > 1 else 1.0
+        lim = float(np.nanmax(np.abs(data))) or 1.0  # all-zero results still get a colour scale
         fig, ax = plt.subplots(figsize=(1.6 + 1.2 * n, 1.2 + 1.0 * n))
         im = ax.imshow(data, cmap="RdBu", vmin=-lim, vmax=lim)
         labels = [short_label(a) for a in self.agents]
