@@ -415,6 +415,8 @@ def replay(hand: Hand, seed: int = 0, on_action: ActionHook | None = None) -> Re
     if player != TERMINAL:
         due = "a board card" if player == CHANCE else f"an action of p{player + 1}"
         raise _fail(hand, None, None, f"the actions stop before the hand is over ({due} is due next)")
+    if state.folded.count(False) == 1:
+        mucked = [False] * n  # the last player left wins without showing: "mucking" then forfeits nothing
     out = [f or m for f, m in zip(state.folded, mucked)]
     bets = [c - a for c, a in zip(state.contributed, antes)] if antes_in_engine else list(state.contributed)
     try:

@@ -81,6 +81,11 @@ def test_a_muck_gives_up_the_pot_even_with_the_best_hand() -> None:
     assert mucked.results == (6, -6) and mucked.mucked == (False, True)
 
 
+def test_the_last_player_left_may_muck_and_still_wins() -> None:
+    r = phh.replay(nt(DEAL3 + ["p3 cbr 6", "p1 f", "p2 f", "p3 sm"], [100, 100, 100]))
+    assert r.results == (-1, -2, 3) and r.mucked == (False, False, False)
+
+
 def test_show_before_the_run_out_and_missing_run_out() -> None:
     deal = ["d dh p1 AsAd", "d dh p2 KsKd"]
     allin = deal + ["p2 cbr 100", "p1 cc", "p2 sm KsKd", "p1 sm AsAd", "d db 2c7d9h", "d db Kh", "d db 3c"]
