@@ -310,6 +310,8 @@ def test_pokerkit_replays_hands_we_write_to_our_results() -> None:
         nt(shown, [100, 100, 5], antes=[0, 10, 0]),
         nt(shown, [100, 100, 5], antes=[0, 10, 0], ante_trimming_status=True),
         nt(SHOWDOWN_HU + ["p2 sm KsKd"], [100, 100]),
+        nt(SHOWDOWN_HU + ["p2 sm"], [100, 100]),  # the muck forfeits in pokerkit too
+        nt(DEAL3 + ["p3 f", "p1 f"], [100, 100, 100], antes=[3, 3, 3], ante_trimming_status=True),
         nt(DEAL3 + ["p3 cbr 1.25", "p1 f", "p2 cc", "d db 2h7d9h", "p2 cc", "p3 cbr 2.5", "p2 f"],
            [10, 10.5, 7.75], blinds=[0.25, 0.5, 0]),
     ]
