@@ -86,6 +86,7 @@ def main() -> None:
 
     if args.pokerkit_hands:
         import warnings
+        from importlib.metadata import version
 
         import pokerkit
 
@@ -108,7 +109,7 @@ def main() -> None:
             for final, (_, r) in zip(finals, subset)
         )
         print(f"\nSame {len(subset)} hands, load + replay, CPU seconds: poker_envs.phh {t_ours:.2f} s "
-              f"({t_ours / len(subset) * 1e3:.2f} ms/hand), pokerkit {pokerkit.__version__ if hasattr(pokerkit, '__version__') else ''} "
+              f"({t_ours / len(subset) * 1e3:.2f} ms/hand), pokerkit {version('pokerkit')} "
               f"{t_pk:.2f} s ({t_pk / len(subset) * 1e3:.2f} ms/hand)")
         print(f"  final stacks equal to pokerkit's: {agree} / {len(subset)} (split pots: both give an odd chip "
               "to one player where the files write half chips)")
