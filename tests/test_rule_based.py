@@ -88,3 +88,13 @@ def test_twelve_agents_play_legal_actions_with_distinct_styles() -> None:
     assert min(loose) < 0.6 < 0.85 < max(loose)
     assert min(aggr) < 0.1 < 0.5 < max(aggr)
     assert len({(round(l, 2), round(a, 2)) for l, a in styles.values()}) == 12
+
+
+def test_registry_names() -> None:
+    from agent_zoo.registry import make_agent
+    from poker_envs.limit_holdem_v0 import raw_env
+
+    assert make_agent("rule:b", raw_env(num_players=3, obs_encoder="flat107")).act(obs107("5c5d"), RNG) == 2
+    assert make_agent("prospect:0.6,0.9", raw_env(num_players=2, obs_encoder="flat56")).alpha == 0.6
+    with pytest.raises(ValueError, match="obs_encoder='flat107'"):
+        make_agent("rule:A", raw_env(num_players=2))

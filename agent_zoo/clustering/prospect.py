@@ -34,6 +34,7 @@ WIN_PROBABILITY = np.array([0.1, 0.3, 0.5, 0.7, 0.9, 1.0])  # Table 5.7
 RANK_COUNT = np.array([5, 4, 3, 3, 1, 5, 2, 2, 1])  # deciding ranks stored per category in evaluator values
 CALL_COST, BET_WIN_EXTRA, BET_COST = 4.0, 4.0, 8.0  # the constants of eqs. 5.6-5.8 (small blinds)
 FOLD, CALL, RAISE = 0, 1, 2
+_DECK = np.arange(52)
 
 
 def strength_from_values(values: np.ndarray) -> np.ndarray:
@@ -47,15 +48,18 @@ def strength_from_values(values: np.ndarray) -> np.ndarray:
 
 
 def hand_strength(cards: Sequence[int]) -> float:
-    """Strength of 7 cards, or the mean strength over the 46 rivers of 6 cards (the turn)."""
+    """Strength of 7 cards, or the mean strength over the 46 rivers of 6 cards (the turn, one batched call)."""
     cards = [int(c) for c in cards]
-    if len(cards) == 7:
-        return float(strength_from_values(evaluate_batch(np.array([cards])))[0])
-    if len(cards) != 6:
+    if len(cards) not in (6, 7):
         raise ValueError(f"cards: hand strength needs 6 (turn) or 7 (river) cards, got {len(cards)}")
-    rivers = np.setdiff1d(np.arange(52), cards)
-    hands = np.column_stack([np.tile(cards, (rivers.size, 1)), rivers])
-    return float(strength_from_values(evaluate_batch(hands)).mean())
+    if len(set(cards)) != len(cards) or not all(0 <= c < 52 for c in cards):
+        raise ValueError(f"cards: {cards} must be distinct card ids in 0..51")
+    if len(cards) == 7:
+        return float(strength_from_values(evaluate_batch(np.array([cards]), check=False))[0])
+    hands = np.empty((46, 7), dtype=np.intp)
+    hands[:, :6] = cards
+    hands[:, 6] = np.setdiff1d(_DECK, cards, assume_unique=True)
+    return float(strength_from_values(evaluate_batch(hands, check=False)).mean())
 
 
 def win_probability(strength: float | np.ndarray) -> float | np.ndarray:

@@ -16,9 +16,29 @@ FIGURES = RESULTS / "clustering"
 ORDER = ("functions", "agents", "prospect", "pluribus")
 INTRO = """# Policies from clustered play logs (004, Koyama)
 
-Reproduction of the thesis' experiments with `agent_zoo.clustering` (learner-based k-means of its
-section 4.2.2). Each section says the command, the scale it ran at and its wall time. Timings were taken
-on a shared 2-core machine with other jobs running: they are indicative only.
+Reproduction of the thesis' experiments with `agent_zoo.clustering`. The method (its section 4.2.2) is
+k-means whose centres are learners: each player's log of (state, action) pairs starts with a random learner;
+then, until no log moves, every learner trains on the logs it holds and every log moves to the learner that
+predicts it best (accuracy for actions, squared error for the regression of 5.1). Code:
+`kmeans.py` (the algorithm, k-means++-like start, empty-cluster reseeding, choice of k),
+`learners.py` (the thesis' 2-4-4-1 / 107-64-64-3 / 56-64-64-64-3 networks), `rule_based.py` (twelve agents),
+`prospect.py` (36 prospect-theory agents), `agent.py` (`ClusteredPolicyAgent`: a learner as a zoo agent,
+registry name `cluster:<file>`), `experiments.py` / `pluribus.py` (this page).
+
+Differences from the thesis, all deliberate:
+- inputs (and regression targets) are standardised with the mean and deviation of all logs (fixed, saved
+  with the learner); SGD has momentum 0.9;
+- an empty learner takes the log its own learner predicts worst (the thesis let one stay empty: the
+  section 5.3 run shows both), and after the labels settle each learner trains a few more epochs on its
+  own cluster;
+- `ClusteredPolicyAgent` samples its action from the learner's softmax over the legal actions by default
+  (`mode="argmax"` plays the single most likely action, as the thesis' learners did; Table 5.6 shows both);
+- the rule-based agents D..L are ours (the thesis names only A, B and C); three of a kind has hand-strength
+  category 3 (the thesis' rule) although its worked example writes 2.
+
+Each section says its command, the scale it ran at and its wall time. Timings were taken on a shared
+2-core machine with other jobs running: they are indicative only. Logs are cached under `runs/clustering/`
+(an interrupted run resumes from them); trained cluster agents are saved there too.
 """
 
 
