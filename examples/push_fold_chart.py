@@ -41,12 +41,12 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     png = save_chart_png(result, out / f"push_fold_{args.stack:g}bb_ante{args.ante:g}.png")
     print(f"exploitability {result.exploitability:.1e} bb/hand (NashConv/2), solved in {result.seconds:.3f} s; chart: {png}")
 
-    print(f"\nranges by stack (ante {args.ante:g} bb): stack  SB push %  BB call %")
+    print(f"\nranges by stack (ante {args.ante:g} bb, percent of the 1,326 hands)\n{'stack':>6} {'SB push %':>10} {'BB call %':>10}")
     ranges = []
     for stack in args.stacks:
         r = solve_push_fold(stack, args.ante)
         ranges.append((stack, r.sb_push_pct, r.bb_call_pct))
-        print(f"{stack:>42g}  {r.sb_push_pct:>9.1f}  {r.bb_call_pct:>9.1f}")
+        print(f"{stack:>6g} {r.sb_push_pct:>10.1f} {r.bb_call_pct:>10.1f}")
 
     tournament = None
     if args.hands > 0:
