@@ -13,6 +13,7 @@ import pytest
 
 from agent_zoo.push_fold.equity import load_equity
 from agent_zoo.push_fold.hands import class_combo_counts, class_from_name, class_names, combos, hand_class
+from agent_zoo.push_fold.multiway import hand_classes
 from agent_zoo.push_fold.make_equity import BoardAccumulator, brute_force_board, canonical_boards, class_pair_counts
 from agent_zoo.push_fold.solver import PushFoldSolver, PushFoldSolverConfig, build_matrices, solve_push_fold
 from poker_envs.core.cards import cards_from_str
@@ -131,8 +132,8 @@ def test_value_agrees_with_play_under_the_rules_payoffs() -> None:
     rng = np.random.default_rng(7)
     n = 300_000
     cards = np.argsort(rng.random((n, 52)), axis=1)[:, :9]
-    sb_cls = np.array([hand_class(a, b) for a, b in cards[:, :2]])
-    bb_cls = np.array([hand_class(a, b) for a, b in cards[:, 2:4]])
+    sb_cls = hand_classes(cards[:, 0], cards[:, 1])
+    bb_cls = hand_classes(cards[:, 2], cards[:, 3])
     s_sb = FAST_EVAL(np.concatenate([cards[:, :2], cards[:, 4:]], axis=1))
     s_bb = FAST_EVAL(np.concatenate([cards[:, 2:4], cards[:, 4:]], axis=1))
     show = np.sign(s_sb.astype(np.int64) - s_bb)
@@ -217,11 +218,33 @@ def test_agent_plays_the_env_by_the_chart() -> None:
 def test_multiway_cfr_two_players_approaches_the_exact_solution_and_three_players_converges() -> None:
     from agent_zoo.push_fold.multiway import MultiwayConfig, MultiwayPushFoldSolver
 
-    two = MultiwayPushFoldSolver(MultiwayConfig(num_players=2, stack_bb=10.0, deals=60_000, iterations=300)).solve()
+    two = MultiwayPushFoldSolver(MultiwayConfig(num_players=2, stack_bb=10.0, deals=40_000, iterations=200)).solve()
     exact = PushFoldSolver(PushFoldSolverConfig(stack_bb=10.0))
     # The sampled game's equilibrium is a good strategy in the exact game.
-    assert exact.nash_conv(two.strategy[0][0], two.strategy[1][1]) < 0.02
-    three = MultiwayPushFoldSolver(MultiwayConfig(num_players=3, stack_bb=10.0, deals=30_000, iterations=200, check_every=50)).solve()
+    # In the exact game its NashConv is the sampling error: ~0.05 BB with 40k deals (0.011 with 400k),
+    # against ~0.95 for pushing and calling everything.
+    assert exact.nash_conv(two.strategy[0][0], two.strategy[1][1]) < 0.1
+    assert two.nash_conv < 1e-3  # on the sampled game itself CFR+ converges
+    three = MultiwayPushFoldSolver(MultiwayConfig(num_players=3, stack_bb=10.0, deals=20_000, iterations=100, check_every=25)).solve()
     assert three.curve[-1][1] < three.curve[0][1] and three.nash_conv < 0.01
     aa = class_from_name("AA")
     assert three.strategy[0][0, aa] > 0.99
+    # The agent reads (seat, earlier actions, class) from the observation and plays that strategy.
+    from agent_zoo.push_fold.agent import MultiwayPushFoldAgent
+    from poker_envs.push_fold_v0 import env as make_env
+
+    agent = MultiwayPushFoldAgent(three)
+    e = make_env(num_players=3, stack_bb=10.0)
+    for seed in range(10):
+        e.reset(seed=seed)
+        for name in e.agent_iter():
+            obs, _, term, trunc, _ = e.last()
+            if term or trunc:
+                e.step(None)
+                continue
+            state = e.unwrapped.state
+            seat = e.agents.index(name)
+            prefix = sum(1 << t for t, a in enumerate(state.actions) if a == 1)
+            expected = three.strategy[seat][prefix, hand_class(*state.hole[seat])]
+            assert agent.action_probabilities(obs)[1] == pytest.approx(expected)
+            e.step(agent.act(obs, np.random.default_rng(seed)))

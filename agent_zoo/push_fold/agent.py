@@ -16,7 +16,7 @@ import numpy as np
 
 from agent_zoo.agent import Agent, Observation, legal_actions, sample_from
 from agent_zoo.push_fold.solver import PushFoldResult, PushFoldSolver, PushFoldSolverConfig
-from poker_envs.encoders.small_games import _PF_ANTE, _PF_CLASS, _PF_NUM, _PF_OWN, _PF_POS, PUSH_FOLD_SIZE
+from poker_envs.encoders.small_games import _PF_ACTS, _PF_ANTE, _PF_CLASS, _PF_NUM, _PF_OWN, _PF_POS, PUSH_FOLD_SIZE
 
 SB_SLOT, BB_SLOT = 4, 5  # position one-hot slots counted back from the big blind
 
@@ -90,3 +90,32 @@ def make_push_fold_agent(env: Any, arg: str | None = None) -> PushFoldAgent:
         raise ValueError(f"agent push_fold:{arg}: expected STACK or STACK,ANTE in big blinds, e.g. 10,0.125")
     result = _solve(parts[0], parts[1] if len(parts) == 2 else 0.0, config.rake, config.rake_cap_bb, 0.0)
     return PushFoldAgent(result=result)
+
+
+class MultiwayPushFoldAgent(Agent):
+    """Plays a multi-way CFR+ strategy (``multiway.MultiwayResult``) for its table size, stack and ante:
+    the information set is (seat, the earlier seats' fold / all-in, own hand class), read from the
+    observation's per-position action flags."""
+
+    name = "push_fold_multiway_cfr"
+
+    def __init__(self, result: Any) -> None:
+        self.result = result
+        self.n = result.config.num_players
+
+    def action_probabilities(self, observation: Observation) -> np.ndarray:
+        legal_actions(observation)
+        info = decode_observation(observation)
+        if info["num_players"] != self.n:
+            raise ValueError(f"this strategy is for {self.n} players, the table has {info['num_players']}")
+        vec = np.asarray(observation["observation"])
+        offset = 6 - self.n
+        seat = info["position"] - offset
+        flags = vec[_PF_ACTS : _PF_ACTS + 18].reshape(6, 3)[offset:]
+        prefix = sum(1 << t for t in range(seat) if flags[t, 2] == 1.0)
+        p = float(self.result.strategy[seat][prefix, info["hand_class"]])
+        probs = np.array([1.0 - p, p]) * np.asarray(observation["action_mask"], dtype=np.float64)
+        return probs / probs.sum()
+
+    def act(self, observation: Observation, rng: np.random.Generator) -> int:
+        return sample_from(self.action_probabilities(observation), rng)

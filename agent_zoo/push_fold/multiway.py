@@ -11,7 +11,8 @@ from the rules module's ``settle`` (pots, rake), tabulated once per (who is live
 With three or more players this is a CFR approximation of *an* equilibrium: such games have many
 Nash equilibria and CFR is not guaranteed to converge to one. We report NashConv (the sum of every
 seat's best-response gain, in big blinds per hand) of the average strategy on the sampled game, where
-it is exact, and on a fresh held-out sample of deals, which adds the sampling error.
+it is exact. The sampling error is separate: for two players the result can be scored in the exact
+heads-up game (``PushFoldSolver.nash_conv``), which the tests and ``docs/results/push_fold.md`` do.
 """
 
 from __future__ import annotations
@@ -41,7 +42,7 @@ class MultiwayConfig:
     deals: int = 100_000  # sampled deals defining the approximated game
     iterations: int = 1000  # CFR+ iterations
     check_every: int = 100  # iterations between NashConv measurements
-    seed: int = 0  # seed of the sampled deals (the held-out sample uses seed + 1)
+    seed: int = 0  # seed of the sampled deals
 
     def __post_init__(self) -> None:
         self.game_config()
@@ -205,9 +206,7 @@ class MultiwayPushFoldSolver:
                 curve.append((t, self.nash_conv([a / weight for a in avg])[0]))
         final = [a / weight for a in avg]
         conv, gains = self.nash_conv(final)
-        held_out = sample_deals(self.n, cfg.deals, np.random.default_rng(cfg.seed + 1), self.evaluate_batch)
-        held_conv, _ = self.nash_conv(final, held_out)
-        return MultiwayResult(cfg, final, conv, gains, held_conv, curve, time.perf_counter() - started)
+        return MultiwayResult(cfg, final, conv, gains, curve, time.perf_counter() - started)
 
 
 @dataclass(frozen=True)
@@ -218,7 +217,6 @@ class MultiwayResult:
     strategy: list[np.ndarray] = field(repr=False)  # strategy[s][prefix, class]: push/call probability
     nash_conv: float  # on the sampled game (exact there), BB per hand
     seat_gains: list[float]  # each seat's best-response gain on the sampled game
-    held_out_nash_conv: float  # the same strategy on a fresh sample of deals (adds sampling error)
     curve: list[tuple[int, float]]  # (iteration, NashConv on the sampled game)
     seconds: float
 
@@ -227,3 +225,53 @@ class MultiwayResult:
         from agent_zoo.push_fold.solver import range_percent
 
         return range_percent(self.strategy[seat][prefix])
+
+
+def describe(result: MultiwayResult) -> str:
+    """Ranges per seat and earlier actions, and the convergence curve, as text."""
+    n = result.config.num_players
+    names = result.config.game_config().positions
+    lines = [
+        f"{n}-player push/fold, stack {result.config.stack_bb:g} BB, ante {result.config.ante_bb:g} BB: "
+        f"CFR+ on {result.config.deals:,} sampled deals (an approximation of one equilibrium, not a unique Nash "
+        "equilibrium)"
+    ]
+    for s in range(n):
+        for prefix in range(1 << s):
+            if s == n - 1 and prefix == 0:
+                continue
+            before = ", ".join(f"{names[t]} {'all-in' if (prefix >> t) & 1 else 'fold'}" for t in range(s)) or "first in"
+            verb = "calls" if prefix else "pushes"
+            lines.append(f"  {names[s]:>3} {verb} {result.push_range_pct(s, prefix):5.1f}% of hands after: {before}")
+    lines.append("  NashConv on the sampled game by iteration: " + ", ".join(f"{t}: {c:.2e}" for t, c in result.curve))
+    lines.append(
+        f"  final NashConv {result.nash_conv:.2e} BB/hand (sum over seats of best-response gains; "
+        f"per seat {', '.join(f'{g:.1e}' for g in result.seat_gains)}); {result.seconds:.1f} s"
+    )
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> None:
+    import argparse
+
+    parser = argparse.ArgumentParser(description="Multi-way push/fold by CFR+ on sampled deals.")
+    parser.add_argument("--players", type=int, default=3)
+    parser.add_argument("--stack", type=float, default=10.0)
+    parser.add_argument("--ante", type=float, default=0.0)
+    parser.add_argument("--rake", type=float, default=0.0)
+    parser.add_argument("--rake-cap", type=float, default=None)
+    parser.add_argument("--deals", type=int, default=100_000)
+    parser.add_argument("--iterations", type=int, default=500)
+    parser.add_argument("--check-every", type=int, default=50)
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args(argv)
+    try:
+        cfg = MultiwayConfig(args.players, args.stack, args.ante, args.rake, args.rake_cap, args.deals,
+                             args.iterations, args.check_every, args.seed)  # fmt: skip
+    except (TypeError, ValueError) as err:
+        parser.error(str(err))
+    print(describe(MultiwayPushFoldSolver(cfg).solve(progress=True)))
+
+
+if __name__ == "__main__":
+    main()
