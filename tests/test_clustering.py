@@ -14,10 +14,19 @@ from agent_zoo.clustering.play import play_hands, style
 from agent_zoo.clustering.rule_based import AGENTS
 from poker_envs.limit_holdem_v0 import raw_env
 
+@pytest.fixture(autouse=True, scope="module")
+def _one_torch_thread():  # noqa: ANN202
+    """Tiny networks: one thread is faster than several fighting over a shared machine (restored after)."""
+    before = torch.get_num_threads()
+    torch.set_num_threads(1)
+    yield
+    torch.set_num_threads(before)
+
+
 SMALL = LearnerSpec((4, 16, 3), "classification", "sgd", 0.1, 0.9)
 
 
-def planted_actions(n_per_group: int = 3, samples: int = 200, seed: int = 0) -> LogSet:
+def planted_actions(n_per_group: int = 3, samples: int = 100, seed: int = 0) -> LogSet:
     """Two groups of players: group 0 raises when x0 > 0 else calls; group 1 folds when x0 > 0 else raises."""
     rng = np.random.default_rng(seed)
     logs, names = [], []
