@@ -216,7 +216,9 @@ def run_figure(
     summary.update({"figure": figure, "steps": steps, "wall_seconds_this_call": wall,
                     "group_seconds": {r["group"]: r["seconds"] for r in results}})  # fmt: skip
     (out / f"fig{figure}_summary.json").write_text(json.dumps(summary, indent=1))
-    plot_figure(rows, list(variants), out / f"fig{figure}.png", f"Figure {figure} (Leduc, {steps} steps, seeds {list(seeds)})")
+    changed = ", ".join(f"{k}={v}" for k, v in overrides.items())
+    title = f"Figure {figure}: Leduc, {steps} steps, seeds {list(seeds)}" + (f"\n{changed}" if changed else "")
+    plot_figure(rows, list(variants), out / f"fig{figure}.png", title)
     return summary
 
 
@@ -256,7 +258,7 @@ def plot_figure(rows: Sequence[dict[str, Any]], variants: Sequence[str], path: P
         ax.fill_between(x, y.min(0), y.max(0), color=line.get_color(), alpha=0.2, lw=0)
     ax.set_xlabel("learner steps T")
     ax.set_ylabel("exploitability (NashConv / 2, chips)")
-    ax.set_title(title)
+    ax.set_title(title, fontsize=9)
     ax.set_ylim(bottom=0.0)
     ax.grid(alpha=0.3)
     ax.legend()
