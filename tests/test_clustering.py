@@ -138,3 +138,13 @@ def test_clustered_policy_agent_plays_legal_actions_in_the_env(tmp_path) -> None
     assert loaded.action_probabilities(obs)[obs["action_mask"] == 0].sum() == 0
     with pytest.raises(ValueError, match="obs_encoder='flat107'"):
         load_cluster_agent(path, raw_env(num_players=2, obs_encoder="flat56"))
+
+
+def test_flat56_policy_plays_heads_up() -> None:
+    from agent_zoo.clustering.prospect import ProspectAgent
+
+    torch.manual_seed(0)
+    learner = Learner(SPEC_56, Scaler(np.zeros(56, np.float32), np.ones(56, np.float32)))
+    pool = [ClusteredPolicyAgent(learner, "flat56"), ProspectAgent(0.7, 0.7)]
+    records = play_hands(pool, 60, lambda rng: [0, 1], "flat56", 4)
+    assert records[0].hands == 60 and abs(records[0].chips + records[1].chips) < 1e-9

@@ -380,6 +380,10 @@ def run_prospect(quick: bool, seed: int = 0) -> str:
             f"#### Learner {j + 1} (members: {', '.join(names[i] for i in np.flatnonzero(result.labels == j))})\n\n"
             + report.table(["stack", "pot", "own bet", "opp. bet", "learner F", "learner C", "learner R", "members F", "members C", "members R"], rows)
         )
+    CACHE.mkdir(parents=True, exist_ok=True)
+    for j in used:
+        members = [names[i] for i in np.flatnonzero(result.labels == j)]
+        ClusteredPolicyAgent(result.learners[j], "flat56").save(CACHE / f"prospect_learner{j + 1}_sample.pt", cluster=j + 1, members=members)
     learner_styles = {}
     for j in used:
         rows_j = np.isin(data.owner, np.flatnonzero(result.labels == j))
@@ -424,7 +428,9 @@ pot 4 (own bet 0, opponent 4) and pot 36 (12, 16).
 {goal}
 
 {good} of {len(used)} clusters' sampling agents are within 0.1 of their members' mean looseness and
-aggressiveness on the members' own states.
+aggressiveness on the members' own states. Each learner is saved as a flat56 `ClusteredPolicyAgent` in
+`runs/clustering/prospect_learner<j>_sample.pt` (play it with `cluster:<file>` in a heads-up
+`limit_holdem_v0(obs_encoder="flat56")`).
 """
     report.write_section("prospect", text)
     return text
