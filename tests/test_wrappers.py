@@ -114,6 +114,7 @@ def test_same_seed_same_episode_rotation_included():
         ({"opponents": "nobody"}, "unknown agent 'nobody'"),
         ({"opponents": [RandomAgent(), RandomAgent()]}, "1 agents"),
         ({"opponents": 3}, "opponent must be"),
+        ({"opponents": {1: RandomAgent(), 7: RandomAgent()}}, "not seats 0..1"),
     ],
 )
 def test_bad_configuration_is_a_clear_error(bad, match):

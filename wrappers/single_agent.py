@@ -81,8 +81,9 @@ class SingleAgentEnv(gymnasium.Env):
 
     Args:
         env: the AEC environment (instance, factory, or ``poker_envs`` module name such as ``"leduc_holdem_v0"``).
-        opponents: one opponent for every other seat, or a sequence with one per other seat (in seat order),
-            or a mapping seat -> opponent. Each is an Agent, a callable ``(obs, rng) -> action`` or a
+        opponents: one opponent for every other seat (the same object then plays each of them: fine for
+            the zoo's stateless agents), or a sequence with one per other seat (in seat order), or a mapping
+            seat -> opponent. Each is an Agent, a callable ``(obs, rng) -> action`` or a
             registry name (``"random"``, ``"cfr:leduc.npz"``, ...).
         seat: the learner's seat: an int (fixed), ``"rotate"`` (next seat every hand) or ``"random"``.
         obs_mode: ``"observation"`` gives the encoder's array only (the mask is in ``info`` and
@@ -150,6 +151,9 @@ class SingleAgentEnv(gymnasium.Env):
         """seat -> Agent (the learner's seat is skipped at play time), or a list for the other seats in order."""
         n = self.num_players
         if isinstance(opponents, Mapping):
+            unknown = [s for s in opponents if not isinstance(s, (int, np.integer)) or not 0 <= s < n]
+            if unknown:
+                raise ValueError(f"opponents mapping has keys {unknown} that are not seats 0..{n - 1}")
             missing = [s for s in range(n) if s not in opponents]
             fixed_seat = self._seat_spec if isinstance(self._seat_spec, int) else None
             if [s for s in missing if s != fixed_seat]:
