@@ -226,3 +226,11 @@ def test_registry_rule_and_prospect_agents_need_their_encoders():
         make_agent("prospect:0.8,0.6", flat107)
     with pytest.raises(ValueError, match="plays limit_holdem only, not leduc_poker"):
         make_agent("prospect", tournament.build_env("leduc"))
+
+
+@pytest.mark.parametrize("game, agents", [("nolimit", ["random", "heuristic"]), ("limit", ["random", "heuristic"]), ("push_fold", ["random", "push_fold"])])
+def test_holdem_family_matches_are_zero_sum(game, agents):
+    # No rake: every chip one agent wins the other loses, hand by hand, so the two means cancel exactly.
+    result = run_tournament(game, agents, hands=40, seed=4, progress=False)
+    assert result.mean[0, 1] == -result.mean[1, 0] and result.mean[0, 1] != 0
+    assert result.style[agents[0]]["vpip"] is not None
