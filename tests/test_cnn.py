@@ -305,3 +305,17 @@ def test_equity_targets_keep_folds_and_river_showdowns() -> None:
         last = a.start[hnd + 1] - 1
         assert a.kind[last] != 0
     assert np.all(np.abs(b.target) <= 1)
+
+
+def test_exact_fold_scores_the_chips_already_in() -> None:
+    game = make_game()
+    s = game.new_initial_state(button=0, deck=list(range(9)))
+    deal_cards(s)
+    s.apply(7)  # small blind raises to 6 chips: the big blind (2 chips in) may fold
+    enc = PokerCNNEncoder(game, dtype=np.uint8)
+    net = _net(1)
+    plain = cnn_scores(s, Player("c", "cnn", net), enc)
+    exact = cnn_scores(s, Player("c", "cnn", net, exact_fold=True), enc)
+    assert plain[0] == exact[0] and plain[0][0] == 0
+    assert exact[1][0] == pytest.approx(-2 / 100)
+    np.testing.assert_array_equal(plain[1][1:], exact[1][1:])

@@ -49,6 +49,9 @@ class CNNConfig:
     allin_equity: bool = True
     # Random boards averaged for a pre-flop all-in (later streets are enumerated exactly).
     equity_samples: int = 256
+    # Score a fold by its known value (minus the chips already put in, over the buy-in) instead of
+    # the network's guess, and train only on check/call/bet/raise samples (a fold's target is exact).
+    exact_fold: bool = True
     # Candidate actions a CNN player scores while generating self-play hands: "full" (every legal
     # chip amount) or "subset" (fold, check/call, all-in, min raise and ``raise_fractions`` of the pot).
     selfplay_candidates: str = "full"
@@ -97,8 +100,8 @@ PRESETS: dict[str, CNNConfig] = {
     # The document's scale (hours to days on a CPU).
     "paper": CNNConfig(),
     # Three generations on 2 CPU cores in under an hour (fewer hands; self-play scores the subset).
-    "small": CNNConfig(heuristic_hands=12_000, hands_per_pairing=1_500, epochs=2, selfplay_candidates="subset",
-                       chunk_hands=500),
+    "small": CNNConfig(heuristic_hands=16_000, hands_per_pairing=1_500, epochs=1, batch_size=16,
+                       selfplay_candidates="subset", chunk_hands=500),
     # Seconds: for tests.
     "tiny": CNNConfig(heuristic_hands=16, hands_per_pairing=6, generations=2, epochs=1, batch_size=16,
                       selfplay_candidates="subset", parallel_hands=8, chunk_hands=8),

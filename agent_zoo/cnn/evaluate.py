@@ -67,6 +67,23 @@ class RoundRobin:
             rows.append(f"| {a} | " + " | ".join(cells) + " |")
         return "\n".join(rows)
 
+    def hands_needed(self) -> np.ndarray:
+        """Hands per pair at which the 95% half-width would shrink to |mean| (the sign becomes
+        significant), from this run's per-deal spread: ``hands * (ci95 / mean) ** 2``."""
+        with np.errstate(divide="ignore", invalid="ignore"):
+            need = self.hands * (self.ci95 / np.abs(self.mean)) ** 2
+        need[~np.isfinite(need)] = np.inf
+        return need
+
+    def needed_markdown(self) -> str:
+        need = self.hands_needed()
+        rows = ["| row vs column | " + " | ".join(self.names) + " |", "|" + "---|" * (len(self.names) + 1)]
+        for i, a in enumerate(self.names):
+            cells = ["-" if i == j else ("never (tie)" if not np.isfinite(need[i, j]) else f"{int(np.ceil(need[i, j])):,}")
+                     for j in range(len(self.names))]
+            rows.append(f"| {a} | " + " | ".join(cells) + " |")
+        return "\n".join(rows)
+
     def to_dict(self) -> dict[str, Any]:
         return {"names": self.names, "mean": self.mean.tolist(), "ci95": self.ci95.tolist(), "hands": self.hands,
                 "seconds": self.seconds.tolist(), "kinds": self.kinds, "sizes": self.sizes}
@@ -129,11 +146,13 @@ def evaluate_dir(run_dir: str | Path, hands: int, candidates: str = "full", seed
     players = [Player("random", "random"), Player("heuristic", "heuristic")]
     for path in generation_paths(run_dir):
         net, ckpt = load_generation(path)
-        players.append(Player(f"cnn{ckpt['generation']}", "cnn", net, candidates, cfg.raise_fractions))
+        players.append(Player(f"cnn{ckpt['generation']}", "cnn", net, candidates, cfg.raise_fractions,
+                              exact_fold=cfg.exact_fold))
     result = round_robin(players, hands, seed, cfg, show)
     out = Path(out) if out is not None else run_dir / "eval"
     out.mkdir(parents=True, exist_ok=True)
     (out / "results.json").write_text(json.dumps({**result.to_dict(), "candidates": candidates, "seed": seed}, indent=1))
+    (out / "table.md").write_text(result.markdown() + "\n\nHands per pair for a significant sign:\n\n" + result.needed_markdown() + "\n")
     plot_shares(result, out)
     return result
 

@@ -41,6 +41,7 @@ class Player:
     candidates: str = "full"  # "full": every legal action; "subset": see candidate_actions
     fractions: tuple[float, ...] = (0.5, 1.0, 2.0)  # pot fractions of the "subset"
     explore: float = 0.0  # share of decisions handed to the heuristic rule
+    exact_fold: bool = False  # score a fold by its known value, -(chips put in) / buy-in
 
     def __post_init__(self) -> None:
         if self.kind not in ("random", "heuristic", "cnn"):
@@ -113,7 +114,17 @@ def cnn_scores(state: Any, player: Player, encoder: PokerCNNEncoder) -> tuple[li
     actions = candidate_actions(state, player.candidates, player.fractions)
     kinds, added, first = distinct_candidates(state, actions)
     x = encoder.encode_kinds(state, state.current_player(), kinds, added)
-    return actions, expand_scores(actions, score(player.net, x), first)
+    values = expand_scores(actions, score(player.net, x), first)
+    if player.exact_fold:
+        fold_value(state, actions, values)
+    return actions, values
+
+
+def fold_value(state: Any, actions: Sequence[int], values: np.ndarray) -> None:
+    """Set a legal fold's score to its exact value: the chips already put in are lost, / buy-in."""
+    if len(actions) and actions[0] == A_FOLD:
+        seat = state.current_player()
+        values[0] = -state.contributed[seat] / state.starting_stacks[seat]
 
 
 def random_action(state: Any, rng: np.random.Generator) -> int:
@@ -198,6 +209,8 @@ def play_hands(
                 for (h, actions, kinds, _, first), x in zip(items, xs):
                     v = expand_scores(actions, values[off : off + len(x)], first)
                     off += len(x)
+                    if players[seat].exact_fold:
+                        fold_value(states[h], actions, v)
                     chosen[h] = actions[int(np.argmax(v))]
             for h, action in chosen.items():
                 s = states[h]

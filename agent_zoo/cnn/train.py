@@ -121,7 +121,8 @@ class Trainer:
         if pid not in self.nets:
             self.nets[pid], _ = load_generation(self.out / f"gen_{pid}.pt")
         c = self.cfg
-        return Player(f"cnn{pid}", "cnn", self.nets[pid], c.selfplay_candidates, c.raise_fractions, c.explore)
+        return Player(f"cnn{pid}", "cnn", self.nets[pid], c.selfplay_candidates, c.raise_fractions, c.explore,
+                      c.exact_fold)
 
     def pairing_data(self, i: int, j: int, hands: int) -> HandStore:
         """``hands`` hands of player i (seat 0) against player j, generated in missing chunks."""
@@ -172,14 +173,16 @@ class Trainer:
             opt.load_state_dict(ckpt["optimizer"])
             epoch, batch, losses = ckpt["epoch"], ckpt["batch"], ckpt["losses"]
             torch.set_rng_state(ckpt["torch_rng"])
-        n = store.num_actions
+        # sample ids trained on (folds have an exact value when exact_fold: not trained)
+        pool = np.flatnonzero(store.kind != 0) if c.exact_fold else np.arange(store.num_actions)
+        n = len(pool)
         per_epoch = math.ceil(n / c.batch_size)
         targets = torch.from_numpy(store.target.astype(np.float32))
         bar = self._bar(c.epochs * per_epoch, f"train g{gen} ({n} samples)", "batch")
         bar.update(epoch * per_epoch + batch)
         net.train()
         while epoch < c.epochs:
-            perm = seed_rng(c, 1, gen, epoch).permutation(n)
+            perm = pool[seed_rng(c, 1, gen, epoch).permutation(n)]
             total, count = 0.0, 0
             if losses and losses[-1][0] == epoch:  # resumed inside this epoch: its running loss so far
                 _, mean, count = losses.pop()
