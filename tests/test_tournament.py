@@ -234,3 +234,11 @@ def test_holdem_family_matches_are_zero_sum(game, agents):
     result = run_tournament(game, agents, hands=40, seed=4, progress=False)
     assert result.mean[0, 1] == -result.mean[1, 0] and result.mean[0, 1] != 0
     assert result.style[agents[0]]["vpip"] is not None
+
+
+@pytest.mark.parametrize("game", ["nolimit", "limit", "kuhn", "threshold"])
+def test_duplicate_deals_replay_the_same_cards_in_every_game(game):
+    # Two copies of "always check/call" (action 1) reach showdown on the same cards from both seats, so each
+    # deal's two results cancel exactly; cards dealt anew for the second seating would not cancel.
+    result = run_tournament(game, [Scripted("a", 1), Scripted("b", 1)], hands=60, seed=9, progress=False, style=False)
+    assert result.mean[0, 1] == 0.0 and result.ci95[0, 1] == 0.0
