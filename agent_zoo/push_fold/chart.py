@@ -64,7 +64,7 @@ def save_chart_png(result: PushFoldResult, path: str | Path) -> Path:
         (axes[1], result.bb_call, "Big blind: call a push", result.bb_call_pct),
     ):
         grid = np.asarray(freq).reshape(13, 13)
-        ax.imshow(grid, cmap="RdYlGn", vmin=0, vmax=1)
+        ax.imshow(grid, cmap="YlGn", vmin=0, vmax=1.3)  # capped below the darkest green: labels stay legible
         for row in range(13):
             for col in range(13):
                 f = grid[row, col]
@@ -79,7 +79,7 @@ def save_chart_png(result: PushFoldResult, path: str | Path) -> Path:
         f"Heads-up push/fold equilibrium: stack {cfg.stack_bb:g} BB, ante {cfg.ante_bb:g} BB{extra} "
         f"(exploitability {result.exploitability:.1e})"
     )
-    fig.tight_layout()
+    fig.tight_layout(rect=(0, 0, 1, 0.95))
     path = Path(path)
     fig.savefig(path, dpi=110)
     plt.close(fig)

@@ -160,7 +160,9 @@ class PushFoldSolver:
     def best_response_gains(self, push: np.ndarray, call: np.ndarray) -> tuple[float, float]:
         """What each player gains per hand by switching to a best response (exact)."""
         g_sb, g_bb = self.gains(push, call)
-        return (float(np.maximum(g_sb, 0).sum() - push @ g_sb), float(np.maximum(g_bb, 0).sum() - call @ g_bb))
+        # Clamped at 0: the exact value is >= 0, rounding can leave -1e-16.
+        gain_sb = max(0.0, float(np.maximum(g_sb, 0).sum() - push @ g_sb))
+        return gain_sb, max(0.0, float(np.maximum(g_bb, 0).sum() - call @ g_bb))
 
     def nash_conv(self, push: np.ndarray, call: np.ndarray) -> float:
         return float(sum(self.best_response_gains(push, call)))
@@ -169,15 +171,12 @@ class PushFoldSolver:
         return float(self.m.base_sb + push @ self.gains(push, call)[0])
 
     # Solving ----------------------------------------------------------------------------------------
-    def solve(self, warm_start: tuple[np.ndarray, np.ndarray] | None = None) -> PushFoldResult:
+    def solve(self) -> PushFoldResult:
         """Run CFR+ to the target NashConv (or the iteration cap), then try the exact polish."""
         cfg, m = self.config, self.m
         started = time.perf_counter()
         reg_sb = np.zeros((NUM_CLASSES, 2))
         reg_bb = np.zeros((NUM_CLASSES, 2))
-        if warm_start is not None:  # regrets that reproduce the given strategies
-            reg_sb[:, 1], reg_sb[:, 0] = warm_start[0], 1.0 - warm_start[0]
-            reg_bb[:, 1], reg_bb[:, 0] = warm_start[1], 1.0 - warm_start[1]
         push = _match(reg_sb)
         call = _match(reg_bb)
         sum_push = np.zeros(NUM_CLASSES)
