@@ -26,6 +26,8 @@ FAST_EVAL = functools.partial(evaluate_batch, check=False)
 # Hand classes and the table builder ---------------------------------------------------------------
 def test_classes_match_the_rules_module() -> None:
     assert class_names() == tuple(hand_class_name(i) for i in range(169))
+    assert (class_names()[0], class_names()[1], class_names()[13], class_names()[168]) == ("AA", "AKs", "AKo", "22")
+    assert len(set(class_names())) == 169
     cards, cls = combos()
     assert len(cards) == 1326 and class_combo_counts().tolist().count(6) == 13
     assert class_combo_counts().sum() == 1326 and class_combo_counts()[class_from_name("AKs")] == 4

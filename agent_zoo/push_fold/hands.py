@@ -1,5 +1,8 @@
 """The 169 starting-hand classes of hold'em, their 1,326 combinations and the 13x13 chart layout.
 
+The class index and names are the rules module's (``poker_envs.games.push_fold.hand_class``), so the
+environments' observations and the solver's tables use one definition.
+
 Class index = row * 13 + col on the chart people read: rows and columns run A, K, ..., 2; pairs sit on
 the diagonal, suited hands above it (row = higher rank) and offsuit hands below it (col = higher rank).
 So ``AKs`` is (0, 1), ``AKo`` is (1, 0) and ``22`` is (12, 12).
@@ -12,38 +15,18 @@ from functools import lru_cache
 import numpy as np
 
 from poker_envs.core.cards import RANKS
+from poker_envs.games.push_fold import hand_class as _rules_hand_class
+from poker_envs.games.push_fold import hand_class_name
 
 NUM_CLASSES = 169
 NUM_COMBOS = 1326
 CHART_RANKS = RANKS[::-1]  # "AKQJT98765432": chart row/column order
 
 
-def class_index(high: int, low: int, suited: bool) -> int:
-    """Chart index of a class from its two ranks (0 = deuce .. 12 = ace) and suitedness."""
-    if not (0 <= low <= 12 and 0 <= high <= 12):
-        raise ValueError(f"ranks must be in 0..12, got {high}, {low}")
-    if high < low:
-        high, low = low, high
-    if high == low and suited:
-        raise ValueError("a pair cannot be suited")
-    row_hi, row_lo = 12 - high, 12 - low
-    return row_hi * 13 + row_lo if suited or high == low else row_lo * 13 + row_hi
-
-
 @lru_cache(maxsize=1)
 def class_names() -> tuple[str, ...]:
     """Names of the 169 classes in chart order ("AA", "AKs", ..., "AKo", ..., "22")."""
-    names = []
-    for row in range(13):
-        for col in range(13):
-            a, b = CHART_RANKS[row], CHART_RANKS[col]
-            if row == col:
-                names.append(a + b)
-            elif row < col:
-                names.append(a + b + "s")
-            else:
-                names.append(b + a + "o")
-    return tuple(names)
+    return tuple(hand_class_name(i) for i in range(NUM_CLASSES))
 
 
 def class_from_name(name: str) -> int:
@@ -55,10 +38,10 @@ def class_from_name(name: str) -> int:
 
 
 def hand_class(card1: int, card2: int) -> int:
-    """Chart index of the class of two hole cards (card = rank * 4 + suit)."""
+    """Chart index of the class of two hole cards (the rules module's ``hand_class``, checked)."""
     if card1 == card2 or not (0 <= card1 < 52 and 0 <= card2 < 52):
         raise ValueError(f"hole cards must be two distinct ids in 0..51, got {card1}, {card2}")
-    return class_index(card1 >> 2, card2 >> 2, (card1 & 3) == (card2 & 3))
+    return _rules_hand_class(card1, card2)
 
 
 @lru_cache(maxsize=1)
