@@ -16,7 +16,7 @@ import numpy as np
 
 from agent_zoo.agent import Agent, Observation, legal_actions, sample_from
 from agent_zoo.push_fold.solver import PushFoldResult, PushFoldSolver, PushFoldSolverConfig
-from poker_envs.encoders.small_games import _PF_ACTS, _PF_ANTE, _PF_CLASS, _PF_NUM, _PF_OWN, _PF_POS, PUSH_FOLD_SIZE
+from poker_envs.encoders.small_games import _PF_ACTS, _PF_ANTE, _PF_CLASS, _PF_NUM, _PF_POS, _PF_STACKS, PUSH_FOLD_SIZE
 
 SB_SLOT, BB_SLOT = 4, 5  # position one-hot slots counted back from the big blind
 
@@ -27,18 +27,20 @@ def _solve(stack_bb: float, ante_bb: float, rake: float, rake_cap_bb: float | No
 
 
 def decode_observation(observation: Observation) -> dict[str, float | int]:
-    """Hand class, position slot (5 = big blind, 4 = small blind), players, own stack and ante."""
+    """Hand class, position slot (5 = big blind, 4 = small blind), players, effective stack (the
+    smallest starting stack at the table: nobody can win or lose more) and ante."""
     vec = np.asarray(observation["observation"])
     if vec.shape != (PUSH_FOLD_SIZE,):
         raise ValueError(f"observation must be the push/fold env's default vector of {PUSH_FOLD_SIZE}, got {vec.shape}")
     classes = vec[_PF_CLASS : _PF_CLASS + 169]
     if classes.max() != 1.0:
         raise ValueError("observation shows no hole cards")
+    num_players = int(np.argmax(vec[_PF_NUM : _PF_NUM + 5])) + 2
     return {
         "hand_class": int(np.argmax(classes)),
         "position": int(np.argmax(vec[_PF_POS : _PF_POS + 6])),
-        "num_players": int(np.argmax(vec[_PF_NUM : _PF_NUM + 5])) + 2,
-        "stack_bb": float(vec[_PF_OWN]),
+        "num_players": num_players,
+        "stack_bb": float(vec[_PF_STACKS + 6 - num_players : _PF_STACKS + 6].min()),
         "ante_bb": float(vec[_PF_ANTE]),
     }
 
