@@ -5,6 +5,11 @@ convolutions with 32 filters, 2x2 max pooling, two 5x5 convolutions with 64 filt
 pooling, a 1024-unit fully connected layer, dropout 0.5, ReLU after every hidden layer, and one
 output squashed by tanh into [-1, 1]. Convolutions pad by 2 ("same"): with unpadded 5x5 filters a
 17x17 input would shrink below 5x5 before the third convolution.
+
+Initialisation as Keras (the document's framework) does by default: Glorot-uniform weights, zero
+biases. PyTorch's default (small uniform weights and random biases) lets the sparse 0/1 input fade
+through four ReLU convolutions; the random negative biases then switch every unit off within a few
+thousand Adadelta steps and the network outputs a constant (seen in our first runs).
 """
 
 from __future__ import annotations
@@ -37,6 +42,10 @@ class PokerCNN(nn.Module):
             nn.Dropout(0.5),
             nn.Linear(1024, 1), nn.Tanh(),
         )
+        for m in self.modules():
+            if isinstance(m, nn.Conv2d | nn.Linear):
+                nn.init.xavier_uniform_(m.weight)
+                nn.init.zeros_(m.bias)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         """(N, 33, 17, 17) float -> (N,) values in [-1, 1]."""
