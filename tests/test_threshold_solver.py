@@ -23,18 +23,20 @@ from agent_zoo.threshold.solver import (
 from poker_envs.games.threshold import threshold_payoffs
 
 
-def _enumerated_values(beta: np.ndarray, n: int, alpha: float) -> tuple[np.ndarray, np.ndarray]:
+def _enumerated_values(
+    beta: np.ndarray, n: int, alpha: float, num_cards: int = 101
+) -> tuple[np.ndarray, np.ndarray]:
     """Bet and fold values per card for seat 0 by enumerating every deal and every opponent move."""
-    cards = np.array([d for d in itertools.permutations(range(101), n)])
-    bet, fold = np.zeros(101), np.zeros(101)
+    cards = np.array([d for d in itertools.permutations(range(num_cards), n)])
+    bet, fold = np.zeros(num_cards), np.zeros(num_cards)
     for moves in itertools.product((0, 1), repeat=n - 1):
         others = np.array(moves, dtype=bool)
         prob = np.prod(np.where(others, beta[cards[:, 1:]], 1 - beta[cards[:, 1:]]), axis=1)
         for own, out in ((1, bet), (0, fold)):
             acts = np.concatenate([np.full((len(cards), 1), own, bool), np.broadcast_to(others, (len(cards), n - 1))], 1)
             pay = threshold_payoffs(cards, acts, alpha)[:, 0]
-            out += np.bincount(cards[:, 0], weights=prob * pay, minlength=101)
-    count = np.bincount(cards[:, 0], minlength=101)
+            out += np.bincount(cards[:, 0], weights=prob * pay, minlength=num_cards)
+    count = np.bincount(cards[:, 0], minlength=num_cards)
     return bet / count, fold / count
 
 
@@ -53,6 +55,22 @@ def test_action_values_match_enumeration_three_players_mixed_strategy() -> None:
     ref_bet, ref_fold = _enumerated_values(beta, 3, 3.0)
     np.testing.assert_allclose(bet, ref_bet, atol=1e-12)
     np.testing.assert_allclose(fold, ref_fold, atol=1e-12)
+
+
+def test_action_values_match_enumeration_small_decks_many_players() -> None:
+    rng = np.random.default_rng(5)
+    for n, cards, alpha in ((4, 9, 2.5), (5, 8, 4.0), (3, 4, 1.2)):
+        beta = rng.random(cards)
+        bet, fold = action_values(beta, ThresholdSolverConfig(n, alpha, cards))
+        ref_bet, ref_fold = _enumerated_values(beta, n, alpha, cards)
+        np.testing.assert_allclose(bet, ref_bet, atol=1e-12)
+        np.testing.assert_allclose(fold, ref_fold, atol=1e-12)
+
+
+def test_other_settings_have_exact_threshold_equilibria() -> None:
+    for n, cards, alpha in ((2, 5, 1.1), (3, 13, 7.3), (4, 30, 20.0), (12, 101, 2.0), (5, 5, 3.0)):
+        res = solve_threshold(n, alpha, cards)
+        assert res.threshold == int(res.threshold) and res.nash_conv <= 1e-12
 
 
 @pytest.mark.parametrize("alpha", [2.0, 3.0, 4.0, 1.5, 6.0])
