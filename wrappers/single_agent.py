@@ -19,7 +19,6 @@ from typing import Any, Literal
 
 import gymnasium
 import numpy as np
-from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from agent_zoo.agent import Agent, Observation
