@@ -14,6 +14,7 @@ from agent_zoo.threshold.agent import ThresholdAgent
 from agent_zoo.threshold.solver import (
     ThresholdSolverConfig,
     action_values,
+    best_response_gain,
     exploitability,
     nash_conv,
     sampled_regret_matching,
@@ -146,3 +147,36 @@ def test_cli_json_and_errors(capsys: pytest.CaptureFixture[str]) -> None:
         ThresholdSolverConfig(3, 0.5)
     with pytest.raises(ValueError, match="num_players"):
         ThresholdSolverConfig(1, 2.0)
+
+
+def test_best_response_gain_matches_a_walk_of_the_rules_game_tree() -> None:
+    """Two players, every deal played through ThresholdGame states: each seat's best-response gain."""
+    from poker_envs.games.threshold import ThresholdConfig, ThresholdGame
+
+    alpha = 3.0
+    beta = np.random.default_rng(11).random(101)
+    game = ThresholdGame(ThresholdConfig(num_players=2, alpha=alpha))
+    # q[seat, card, own action]: expected return when the other seat plays beta.
+    q = np.zeros((2, 101, 2))
+    current = np.zeros(2)
+    for c0 in range(101):
+        for c1 in range(101):
+            if c0 == c1:
+                continue
+            root = game.new_initial_state(deal=[c0, c1])
+            root.apply(c0)
+            root.apply(c1)
+            for a0 in (0, 1):
+                for a1 in (0, 1):
+                    state = root.child(a0)
+                    state.apply(a1)
+                    ret = state.returns()
+                    p0 = beta[c0] if a0 else 1 - beta[c0]
+                    p1 = beta[c1] if a1 else 1 - beta[c1]
+                    q[0, c0, a0] += p1 * ret[0] / 10100
+                    q[1, c1, a1] += p0 * ret[1] / 10100
+                    current += p0 * p1 * ret / 10100
+    gains = q.max(axis=2).sum(axis=1) - current
+    cfg = ThresholdSolverConfig(2, alpha)
+    np.testing.assert_allclose(gains, best_response_gain(beta, cfg), atol=1e-12)
+    assert nash_conv(beta, cfg) == pytest.approx(gains.sum(), abs=1e-12)
