@@ -148,3 +148,12 @@ def test_flat56_policy_plays_heads_up() -> None:
     pool = [ClusteredPolicyAgent(learner, "flat56"), ProspectAgent(0.7, 0.7)]
     records = play_hands(pool, 60, lambda rng: [0, 1], "flat56", 4)
     assert records[0].hands == 60 and abs(records[0].chips + records[1].chips) < 1e-9
+
+
+def test_assignment_on_held_out_samples_still_recovers_planted_groups() -> None:
+    data = planted_actions(samples=120)
+    cfg = ClusteringConfig(k=2, init="plusplus", epochs=3, batch_size=64, seed=1, assign_holdout=0.3)
+    result = LogClustering(SMALL, cfg).fit(data)
+    assert groups_recovered(result.labels) and (result.scores[np.arange(6), result.labels] > 0.85).all()
+    with pytest.raises(ValueError, match="assign_holdout"):
+        ClusteringConfig(assign_holdout=1.0)

@@ -10,7 +10,9 @@ seed drawn with probability proportional to the squared error of the best learne
 ``empty="reseed"`` gives an empty learner the log its own learner predicts worst (the thesis ended with
 an empty cluster: ``empty="keep"`` reproduces that); ``choose_k`` picks k by held-out prediction;
 ``final_epochs`` trains each learner further on its final cluster once the labels have settled, so
-the agent a cluster yields fits its members better (labels are not revisited).
+the agent a cluster yields fits its members better (labels are not revisited); ``assign_holdout``
+scores (and so assigns) each log on samples no learner trained on, so a learner that memorises a short
+log does not win it by overfitting.
 
 Everything random comes from ``seed``: a numpy Generator for labels and seeds, ``torch.manual_seed``
 for the weights and a ``torch.Generator`` for minibatch order.
@@ -39,6 +41,7 @@ class ClusteringConfig:
     batch_size: int = 128  # minibatch size
     seed: int = 0  # seeds the label draw, the weights and the minibatch order
     final_epochs: int = 0  # after the labels settle, extra passes of each learner over its own cluster (labels kept)
+    assign_holdout: float = 0.0  # share of each log's samples kept out of training and used to score it (0: score on the training samples, as the thesis)
 
     def __post_init__(self) -> None:
         if self.k < 1:
@@ -50,6 +53,8 @@ class ClusteringConfig:
         for name in ("max_rounds", "epochs", "batch_size"):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be at least 1, got {getattr(self, name)}")
+        if not 0 <= self.assign_holdout < 1:
+            raise ValueError(f"assign_holdout must lie in [0, 1), got {self.assign_holdout}")
         if self.final_epochs < 0:
             raise ValueError(f"final_epochs must be 0 or more, got {self.final_epochs}")
 
@@ -113,7 +118,16 @@ class LogClustering:
         x = scaler.x(data.x)
         y = torch.as_tensor(data.y, dtype=torch.long) if classify else torch.as_tensor((data.y - scaler.y_mean) / scaler.y_std, dtype=torch.float32)
         learners = [Learner(self.spec, scaler) for _ in range(k)]
-        rows = [np.flatnonzero(data.owner == i) for i in range(data.n_logs)]
+        held = np.zeros(len(data.y), dtype=bool)
+        if cfg.assign_holdout > 0:  # own stream, so the label draw below is the same with or without it
+            held = np.random.default_rng([cfg.seed, 1]).random(len(data.y)) < cfg.assign_holdout
+            for part in (held, ~held):
+                if np.bincount(data.owner[part], minlength=data.n_logs).min() == 0:
+                    raise ValueError("assign_holdout leaves a log with no training or no scoring sample; give longer logs")
+        rows = [np.flatnonzero((data.owner == i) & ~held) for i in range(data.n_logs)]
+        scored = np.flatnonzero(held) if held.any() else np.arange(len(data.y))
+        x_s, y_s, owner_s = x[torch.as_tensor(scored)], y[torch.as_tensor(scored)], data.owner[scored]
+        count_s = np.bincount(owner_s, minlength=data.n_logs)
 
         def train(j: int, logs: np.ndarray) -> None:
             if logs.size:
@@ -121,7 +135,7 @@ class LogClustering:
                 learners[j].train(x[idx], y[idx], cfg.epochs, cfg.batch_size, gen)
 
         def score_all() -> np.ndarray:
-            return np.column_stack([data.per_log_mean(ln.sample_scores(x, y)) for ln in learners])
+            return np.column_stack([np.bincount(owner_s, weights=ln.sample_scores(x_s, y_s), minlength=data.n_logs) / count_s for ln in learners])
 
         if cfg.init == "random":
             labels = rng.integers(k, size=data.n_logs)

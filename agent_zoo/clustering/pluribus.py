@@ -16,8 +16,8 @@ from pathlib import Path
 import numpy as np
 
 from agent_zoo.clustering import report
-from agent_zoo.clustering.experiments import CACHE, FULL, QUICK, _cluster, accuracy_table, expected_style, majority_baseline
-from agent_zoo.clustering.kmeans import ClusteringConfig, LogSet, choose_k
+from agent_zoo.clustering.experiments import CACHE, FULL, QUICK, accuracy_table, expected_style, majority_baseline
+from agent_zoo.clustering.kmeans import ClusteringConfig, LogClustering, LogSet, choose_k
 from agent_zoo.clustering.learners import SPEC_107
 from agent_zoo.clustering.play import style
 
@@ -67,24 +67,55 @@ def run_pluribus(quick: bool, seed: int = 0, root: Path = PLURIBUS) -> str:
     ks = [1, 2, 3, 4, 5]
     best_k, table_k = choose_k(data, SPEC_107, ks, ClusteringConfig(max_rounds=scale.max_rounds, epochs=scale.epochs, seed=seed, init="plusplus"))
     k_secs = time.perf_counter() - start
-    result, secs = _cluster(SPEC_107, data, 4, scale, seed, init="plusplus", final_epochs=scale.final_epochs)
+    runs = {}
+    for holdout in (0.0, 0.25):
+        config = ClusteringConfig(k=4, max_rounds=scale.max_rounds, epochs=scale.epochs, seed=seed, final_epochs=scale.final_epochs, assign_holdout=holdout)
+        t = time.perf_counter()
+        runs[holdout] = (LogClustering(SPEC_107, config).fit(data, progress=True), time.perf_counter() - t)
     baseline = majority_baseline(data)
-    accurate = sum(result.scores[i, result.labels[i]] >= baseline[i] - 1e-9 for i in range(data.n_logs))
+    sections = []
+    for holdout, (result, secs) in runs.items():
+        accurate = sum(result.scores[i, result.labels[i]] >= baseline[i] - 1e-9 for i in range(data.n_logs))
+        groups = "; ".join(
+            f"{j + 1}: " + ", ".join(names[i] for i in np.flatnonzero(result.labels == j)) for j in sorted(set(result.labels.tolist()))
+        )
+        what = (
+            "assigned and scored on the samples the learners train on (the thesis)"
+            if holdout == 0
+            else f"assigned and scored on {holdout:.0%} of each player's decisions that no learner trains on (ours)"
+        )
+        ones = np.ones((len(data.y), 3), dtype=np.int8)
+        rows = []
+        for j in sorted(set(result.labels.tolist())):
+            members = np.flatnonzero(result.labels == j)
+            sel = np.isin(data.owner, members)
+            ls = expected_style(result.learners[j], data.x[sel], ones[sel])
+            mean = styles[members].mean(0)
+            within = abs(ls[0] - mean[0]) <= 0.1 and abs(ls[1] - mean[1]) <= 0.1
+            rows.append([j + 1, ", ".join(names[i] for i in members), f"{mean[0]:.3f} / {mean[1]:.3f}", f"{ls[0]:.3f} / {ls[1]:.3f}", "yes" if within else "no"])
+        sections.append(
+            f"""### k = 4, {what}
+
+Random start, {scale.epochs} epochs per round and {scale.final_epochs} more on the final clusters: {result.rounds} rounds,
+converged {result.converged}, {secs:.0f} s. Clusters: {groups}.
+
+{accuracy_table(names, result, baseline)}
+
+{accurate} of {data.n_logs} players are predicted by their cluster's learner at least as well as the majority
+baseline (accuracy measured on the same samples that assign the players).
+
+Style of each cluster's sampling agent on its members' states (no legal-action masks are kept for these
+no-limit logs: the expected counts use the learner's unrestricted softmax):
+
+{report.table(["cluster", "members", "members' mean L / A", "learner L / A", "within 0.1"], rows)}
+"""
+        )
+    result = runs[0.25][0]
     clusters = {n: int(result.labels[i]) for i, n in enumerate(names)}
-    k = result.scores.shape[1]
-    report.style_scatter({n: tuple(styles[i]) for i, n in enumerate(names)}, clusters, k, "Pluribus-session players by cluster", report.figure_path("pluribus_styles.png"))
-    ones = np.ones((len(data.y), 3), dtype=np.int8)
-    rows = []
-    for j in sorted(set(result.labels.tolist())):
-        members = np.flatnonzero(result.labels == j)
-        sel = np.isin(data.owner, members)
-        ls = expected_style(result.learners[j], data.x[sel], ones[sel])
-        mean = styles[members].mean(0)
-        within = abs(ls[0] - mean[0]) <= 0.1 and abs(ls[1] - mean[1]) <= 0.1
-        rows.append([j + 1, ", ".join(names[i] for i in members), f"{mean[0]:.3f} / {mean[1]:.3f}", f"{ls[0]:.3f} / {ls[1]:.3f}", "yes" if within else "no"])
+    report.style_scatter({n: tuple(styles[i]) for i, n in enumerate(names)}, clusters, 4, "Pluribus-session players by cluster (held-out assignment)", report.figure_path("pluribus_styles.png"))
     players = report.table(
-        ["player", "decisions", "Fold", "Check+Call", "Bet+Raise", "looseness", "aggressiveness", "cluster"],
-        [[n, int(counts[i].sum()), *counts[i].tolist(), report.pct(styles[i, 0]), report.pct(styles[i, 1]), int(result.labels[i]) + 1] for i, n in enumerate(names)],
+        ["player", "decisions", "Fold", "Check+Call", "Bet+Raise", "looseness", "aggressiveness"],
+        [[n, int(counts[i].sum()), *counts[i].tolist(), report.pct(styles[i, 0]), report.pct(styles[i, 1])] for i, n in enumerate(names)],
     )
     text = f"""## 4. Beyond the thesis: the Pluribus players
 
@@ -93,29 +124,15 @@ no-limit hands of Pluribus against professionals (`/work/shared/data/phh/pluribu
 every decision of each of the {data.n_logs} players as (flat107 observation, fold / check-call / bet-raise):
 {len(data.y)} pairs (replay and encoding {load_secs:.0f} s, or read back from the cache).
 
+{players}
+
 Choice of k (learners 107-64-64-3, k-means++-like start, 25% of every player's decisions held out; the
 smallest k within 0.5 points of the best held-out accuracy): **k = {best_k}** ({k_secs:.0f} s);
 held-out accuracy {", ".join(f"k={kk}: {report.pct(v)}" for kk, v in table_k.items())}.
-Clustered with the thesis' k = {k} to see who groups with whom, {scale.epochs} epochs per round and {scale.final_epochs} more on the final
-clusters: {result.rounds} rounds, converged {result.converged}, {secs:.0f} s.
-
-{players}
 
 ![players](clustering/pluribus_styles.png)
 
-### Prediction accuracy of each learner for each player
-
-{accuracy_table(names, result, baseline)}
-
-{accurate} of {data.n_logs} players are predicted by their cluster's learner at least as well as the majority
-baseline.
-
-### Style of each cluster's sampling agent on its members' states
-
-(No legal-action masks are kept for these no-limit logs: the expected counts use the learner's
-unrestricted softmax.)
-
-{report.table(["cluster", "members", "members' mean L / A", "learner L / A", "within 0.1"], rows)}
+{chr(10).join(sections)}
 """
     report.write_section("pluribus", text)
     return text
