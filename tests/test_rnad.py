@@ -165,3 +165,11 @@ def test_cli_train_json(tmp_path, capsys) -> None:
 def test_cli_rejects_unknown_field() -> None:
     with pytest.raises(SystemExit, match="FIELD"):
         main(["train", "--steps", "5", "--set", "etta=1"])
+
+
+def test_saved_policy_agent_needs_no_torch() -> None:
+    import subprocess
+    import sys
+
+    code = "import sys, agent_zoo.rnad; from agent_zoo.rnad import RNaDAgent; assert 'torch' not in sys.modules"
+    assert subprocess.run([sys.executable, "-c", code], capture_output=True).returncode == 0

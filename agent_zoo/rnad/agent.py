@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 
 from agent_zoo.agent import Agent, Observation, legal_actions, sample_from
-from agent_zoo.rnad.network import numpy_forward, numpy_policy
+from agent_zoo.rnad.numpy_net import numpy_forward, numpy_policy
 
 FORMAT = "rnad-policy-v1"
 

@@ -18,6 +18,10 @@ import numpy as np
 import torch
 from torch import nn
 
+from agent_zoo.rnad.numpy_net import numpy_forward, numpy_policy
+
+__all__ = ["StackedPolicyValueNet", "masked_log_policy", "numpy_forward", "numpy_policy"]
+
 _TRUNC_STD = 0.87962566103423978  # std of a standard normal truncated to [-2, 2]
 
 
@@ -74,22 +78,3 @@ def masked_log_policy(logits: torch.Tensor, legal: torch.Tensor) -> tuple[torch.
     log_pi = torch.where(legal > 0, log_pi, torch.zeros_like(log_pi))
     pi = torch.where(legal > 0, log_pi.exp(), torch.zeros_like(log_pi))
     return pi, log_pi
-
-
-def numpy_forward(params: Sequence[tuple[np.ndarray, np.ndarray]], obs: np.ndarray, activate_final: bool) -> np.ndarray:
-    """Head outputs (logits, then the value) for obs (R, N, D) with stacked params, or (N, D) with one net's."""
-    x = obs
-    last = len(params) - 1
-    for i, (w, b) in enumerate(params):
-        x = np.matmul(x, w) + b
-        if i < last - 1 or (i == last - 1 and activate_final):
-            np.maximum(x, 0.0, out=x)
-    return x
-
-
-def numpy_policy(logits: np.ndarray, legal: np.ndarray) -> np.ndarray:
-    """Soft-max over the legal actions (last axis); 0 on illegal ones."""
-    masked = np.where(legal > 0, logits, -np.inf)
-    masked = masked - masked.max(axis=-1, keepdims=True)
-    e = np.exp(masked)
-    return e / e.sum(axis=-1, keepdims=True)
