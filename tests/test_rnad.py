@@ -159,7 +159,8 @@ def test_cli_train_json(tmp_path, capsys) -> None:
     assert set(res) >= {"exploitability", "nash_conv", "seconds"}
     assert res["nash_conv"] == pytest.approx(2 * res["exploitability"])
     assert 0 < res["exploitability"] < 5
-    assert (tmp_path / "two-stage-ema_seed1.npz").exists()
+    saved = RNaDAgent.load(tmp_path / "two-stage-ema_seed1.npz")
+    assert saved.info["game"] == "leduc_poker" and saved.info["seed"] == 1
 
 
 def test_cli_rejects_unknown_field() -> None:

@@ -163,10 +163,12 @@ def train_group(
         bar.close()
     _write_csv(csv_path, rows)
     final = {}
+    game = str(getattr(solver.envs[0], "unwrapped", solver.envs[0]).game.name)
     for r, run in enumerate(runs):
         res = [row for row in rows if row["run"] == run.name][-1]
         final[run.name] = {"exploitability": res["exploitability"], "nash_conv": res["nash_conv"]}
-        info = {"variant": run.variant, "seed": run.seed, "steps": steps, "config": run.config.to_dict(), **final[run.name]}
+        info = {"game": game, "variant": run.variant, "seed": run.seed, "steps": steps, "config": run.config.to_dict()}
+        info.update(final[run.name])
         RNaDAgent(solver.net_arrays("reg", r), solver.num_actions, run.config.torso_activate_final, info).save(
             out / f"{run.name}.npz"
         )
