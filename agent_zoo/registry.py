@@ -163,26 +163,6 @@ def _cluster(arg: str | None, env: Any) -> Agent:
     return load(_existing_file(arg, "cluster"), env)
 
 
-def _flat_obs_dim(env: Any) -> int:
-    return int(np.prod(env.observation_space(env.possible_agents[0])["observation"].shape))
-
-
-def _rule(arg: str | None, env: Any) -> Agent:
-    _require_game(env, "limit_holdem", "rule")
-    if _flat_obs_dim(env) != 107:
-        raise ValueError("agent 'rule' reads the flat107 observation: create the env with obs_encoder='flat107'")
-    make = _import("agent_zoo.clustering.rule_based", "make_rule_agent", "rule")
-    return make(arg)
-
-
-def _prospect(arg: str | None, env: Any) -> Agent:
-    _require_game(env, "limit_holdem", "prospect")
-    if _flat_obs_dim(env) != 56:
-        raise ValueError("agent 'prospect' reads the flat56 observation: create the env with obs_encoder='flat56'")
-    make = _import("agent_zoo.clustering.prospect", "make_prospect_agent", "prospect")
-    return make(arg)
-
-
 REGISTRY: dict[str, AgentEntry] = {
     "random": AgentEntry(_random, False, "", "uniform over the legal actions; every game"),
     "heuristic": AgentEntry(_heuristic, False, "", "45% bet/raise, 45% check/call, 10% fold, cards ignored (000's bootstrap player); hold'em"),
@@ -193,8 +173,6 @@ REGISTRY: dict[str, AgentEntry] = {
     "cnn": AgentEntry(_cnn, True, "gen_K.pt saved by python -m agent_zoo.cnn train", "Poker-CNN value network of a self-play generation; no-limit hold'em, bet_sizing=chips"),
     "rule": AgentEntry(_rule, True, "A..L", "one of the twelve rule-based players of 004 (A always raises, B raises pairs else folds, C never raises, ...); limit hold'em, flat107"),
     "prospect": AgentEntry(_prospect, False, "ALPHA,BETA", "prospect-theory player of 004 section 5.3 (value-function curvatures); heads-up limit hold'em, flat56"),
-    "rule": AgentEntry(_rule, True, "letter A..L", "one of 004's twelve beginner rule-based agents (A always raises, B pairs only, C never raises, ...); limit hold'em, flat107"),
-    "prospect": AgentEntry(_prospect, False, "optional ALPHA,BETA (default 0.88,0.88)", "004's prospect-theory agent (value function, Table 5.7 win rates); heads-up limit hold'em, flat56"),
     "cluster": AgentEntry(_cluster, True, "policy saved by the log-clustering trainer", "policy learned from a cluster of play logs; limit hold'em"),
 }
 
