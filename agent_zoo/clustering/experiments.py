@@ -232,6 +232,11 @@ def run_agents(quick: bool, seed: int = 0) -> str:
         ["player", "score", "Fold", "Check+Call", "Bet+Raise", "looseness", "aggressiveness"],
         [[n, float(pscore[i]), *records[i].counts.tolist(), report.pct(pstyles[i, 0]), report.pct(pstyles[i, 1])] for i, n in enumerate(names)],
     )
+    learner_cluster = {a.name: int(a.name[1]) - 1 for a in learners}
+    report.style_scatter(
+        {n: tuple(pstyles[i]) for i, n in enumerate(names)}, {**clusters, **learner_cluster}, 4,
+        "Agents and cluster agents at one table (Fig. 5.4)", report.figure_path("agents_table56_styles.png"), frozenset(learner_cluster),
+    )
     played = {
         "sampling agent in play L / A (within 0.1)": {j: tuple(pstyles[len(letters) + 2 * u]) for u, j in enumerate(used)},
         "argmax agent in play L / A (within 0.1)": {j: tuple(pstyles[len(letters) + 2 * u + 1]) for u, j in enumerate(used)},
@@ -279,6 +284,10 @@ The 12 agents plus each learner twice: `L<j>s` samples from its predicted action
 learners); 8 of the {len(pool)} drawn each hand, {scale.hands} hands ({play_secs:.0f} s).
 
 {t56}
+
+![styles at the table of Table 5.6](clustering/agents_table56_styles.png)
+
+Squares: the cluster agents, coloured by their cluster (`s` sampling, `a` argmax); dots: the twelve agents.
 
 ### Goal beyond the thesis: does each cluster's agent keep its members' style?
 

@@ -116,8 +116,9 @@ def grid_map(labels: np.ndarray, xs: Sequence[float], ys: Sequence[float], xlabe
     plt.close(fig)
 
 
-def style_scatter(points: dict[str, tuple[float, float]], clusters: dict[str, int], k: int, title: str, path: Path) -> None:
-    """Looseness (x) against aggressiveness (y), a dot per player coloured by cluster (Figure 5.3)."""
+def style_scatter(points: dict[str, tuple[float, float]], clusters: dict[str, int], k: int, title: str, path: Path, squares: frozenset[str] = frozenset()) -> None:
+    """Looseness (x) against aggressiveness (y), a dot per player coloured by cluster (Figure 5.3);
+    names in ``squares`` (the cluster agents, Figure 5.4) are drawn as squares."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -127,7 +128,7 @@ def style_scatter(points: dict[str, tuple[float, float]], clusters: dict[str, in
     fig, ax = plt.subplots(figsize=(5.5, 5))
     for name, (loose, aggr) in points.items():
         c = clusters.get(name)
-        marker = "o" if c is not None else "s"
+        marker = "s" if name in squares or c is None else "o"
         ax.scatter(loose, aggr, color=colors[c] if c is not None else "black", marker=marker, s=50)
         ax.annotate(name, (loose, aggr), textcoords="offset points", xytext=(4, 4), fontsize=8)
     for c in range(k):
