@@ -331,3 +331,13 @@ def test_combination_chunks_cover_each_subset_once(n: int, k: int) -> None:
     assert sorted(map(tuple, rows.tolist())) == list(combinations(range(n), k))
     with pytest.raises(ValueError, match="k"):
         next(combination_chunks(5, 1))
+
+
+def test_hand_ranks_lists_every_deciding_rank() -> None:
+    """High card keeps five ranks, a pair its rank and three kickers (worked by hand)."""
+    from poker_envs.core.cards import cards_from_str
+    from poker_envs.core.evaluator import evaluate, hand_ranks
+
+    assert hand_ranks(evaluate(cards_from_str("AsKd9h7c3s2d4h"))) == (12, 11, 7, 5, 2)
+    assert hand_ranks(evaluate(cards_from_str("AsAd9h7c3s2dQh"))) == (12, 10, 7, 5)
+    assert hand_ranks(evaluate(cards_from_str("AsAdKhKc3s2d4h"))) == (12, 11, 2)

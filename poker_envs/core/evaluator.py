@@ -185,7 +185,7 @@ def hand_category(value: int) -> int:
 
 def hand_ranks(value: int) -> tuple[int, ...]:
     """The deciding ranks of a value (0 = deuce .. 12 = ace), most significant first, as stored."""
-    count = (1, 2, 3, 3, 1, 5, 2, 2, 1)[hand_category(value)]
+    count = (5, 4, 3, 3, 1, 5, 2, 2, 1)[hand_category(value)]
     return tuple((int(value) >> (16 - 4 * i)) & 15 for i in range(count))
 
 
