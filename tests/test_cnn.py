@@ -319,3 +319,23 @@ def test_exact_fold_scores_the_chips_already_in() -> None:
     assert plain[0] == exact[0] and plain[0][0] == 0
     assert exact[1][0] == pytest.approx(-2 / 100)
     np.testing.assert_array_equal(plain[1][1:], exact[1][1:])
+
+
+def test_blind_equity_matches_known_preflop_values_and_spares_cnn_opponents() -> None:
+    from agent_zoo.cnn.equity import blind_equity
+
+    rng = np.random.default_rng(0)
+    # published all-in equities against a random hand: AA 85.2%, 72o 34.6% (4,000 samples: +-0.025)
+    assert blind_equity([51, 50], [], rng, 4_000) == pytest.approx(0.852, abs=0.025)
+    assert blind_equity([20, 3], [], rng, 4_000) == pytest.approx(0.346, abs=0.025)
+    game = make_game()
+    decks, buttons = draw_deals(60, np.random.default_rng(3))
+    h, c = Player("heuristic", "heuristic"), Player("c", "cnn", _net(2), "subset")
+    base = play_hands(game, (h, c), decks, buttons, np.random.default_rng(1), record=(0, 1),
+                      equity_samples=32).recorder.store()
+    blind = play_hands(game, (h, c), decks, buttons, np.random.default_rng(1), record=(0, 1),
+                       equity_samples=32, blind_opponents=True).recorder.store()
+    np.testing.assert_array_equal(base.kind, blind.kind)
+    heuristic_rows = base.seat == 0  # the heuristic's opponent is a CNN: its targets are untouched
+    np.testing.assert_array_equal(base.target[heuristic_rows], blind.target[heuristic_rows])
+    assert np.any(base.target[~heuristic_rows] != blind.target[~heuristic_rows])

@@ -47,6 +47,9 @@ class CNNConfig:
     # Train on the all-in equity result (expected over the board cards still to come, both hole
     # cards known) of showdowns whose last decision came before the river, not on the realized run-out.
     allin_equity: bool = True
+    # With allin_equity: where the opponent ignores its cards (the heuristic), a showdown's result is
+    # also averaged over the opponent's possible holdings (nothing in the hand depended on them).
+    blind_equity: bool = True
     # Random boards averaged for a pre-flop all-in (later streets are enumerated exactly).
     equity_samples: int = 256
     # Score a fold by its known value (minus the chips already put in, over the buy-in) instead of

@@ -14,7 +14,7 @@ from itertools import combinations
 
 import numpy as np
 
-from poker_envs.core.evaluator import evaluate_cross
+from poker_envs.core.evaluator import evaluate_batch, evaluate_cross
 
 BOARD = 5
 
@@ -38,3 +38,22 @@ def runout_equity(hole0: Sequence[int], hole1: Sequence[int], board: Sequence[in
         boards = np.concatenate([np.tile(np.array(board, dtype=np.intp), (samples, 1)), left[picks]], axis=1)
     values = evaluate_cross(np.array([hole0, hole1], dtype=np.intp), boards, check=False)
     return float(np.mean(values[0] > values[1]) + 0.5 * np.mean(values[0] == values[1]))
+
+
+def blind_equity(hole: Sequence[int], board: Sequence[int], rng: np.random.Generator, samples: int = 256) -> float:
+    """P(win) + P(tie) / 2 of ``hole`` against a uniformly random opponent holding, ``board`` completed at random.
+
+    The right average when the opponent ignores its cards (heuristic, random): then nothing in the hand
+    depends on its holding, and averaging over it keeps each target's expectation.
+    """
+    board = [int(c) for c in board]
+    need = BOARD - len(board)
+    dead = set(hole) | set(board)
+    left = np.array([c for c in range(52) if c not in dead], dtype=np.intp)
+    picks = left[np.argsort(rng.random((samples, len(left))), axis=1)[:, : 2 + need]]
+    shared = np.concatenate([np.tile(np.array(board, dtype=np.intp), (samples, 1)), picks[:, 2:]], axis=1)
+    mine = np.concatenate([np.tile(np.array(hole, dtype=np.intp), (samples, 1)), shared], axis=1)
+    theirs = np.concatenate([picks[:, :2], shared], axis=1)
+    a = evaluate_batch(mine, check=False)
+    b = evaluate_batch(theirs, check=False)
+    return float(np.mean(a > b) + 0.5 * np.mean(a == b))

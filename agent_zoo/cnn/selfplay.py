@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from agent_zoo.cnn.equity import runout_equity
+from agent_zoo.cnn.equity import blind_equity, runout_equity
 from agent_zoo.cnn.heuristic import heuristic_action, pot_raise_to
 from agent_zoo.cnn.network import PokerCNN, score
 from agent_zoo.cnn.storage import DECK_CARDS, HandRecorder, deal_cards
@@ -162,6 +162,7 @@ def play_hands(
     stats: bool = False,
     progress: Callable[[int], None] | None = None,
     equity_samples: int | None = None,
+    blind_opponents: bool = False,
 ) -> PlayLog:
     """Play hand h with ``players[0]`` at seat 0 on deck ``decks[h]`` and button ``buttons[h]``.
 
@@ -169,7 +170,9 @@ def play_hands(
     ``stats``: count action kinds and bet sizes per player name (the document's Figures 2 and 3).
     ``equity_samples``: record the all-in equity result of showdowns whose last decision came
     before the river (``equity.runout_equity``) instead of the realized one; ``PlayLog.chips`` stays
-    realized.
+    realized. ``blind_opponents`` (with ``equity_samples``): a showdown against a card-blind opponent
+    (heuristic, random) stores the result averaged over that opponent's possible holdings too
+    (``equity.blind_equity``).
     """
     encoder = PokerCNNEncoder(game, dtype=np.uint8)
     n = len(decks)
@@ -229,12 +232,19 @@ def play_hands(
                     chips = s.chip_returns()
                     log.chips[h] = chips
                     if log.recorder is not None:
-                        won = chips
-                        if equity_samples and s.strengths is not None and board_at_last[h] < 5:
+                        won = list(chips)
+                        if equity_samples and s.strengths is not None:
                             eq_rng = np.random.default_rng([int(c) for c in decks[h]])  # play's rng untouched
-                            eq = runout_equity(s.hole[0], s.hole[1], s.board[: board_at_last[h]], eq_rng, equity_samples)
                             stake = min(s.contributed)
-                            won = [stake * (2 * eq - 1), -stake * (2 * eq - 1)]
+                            known = s.board[: board_at_last[h]]
+                            if board_at_last[h] < 5:
+                                eq = runout_equity(s.hole[0], s.hole[1], known, eq_rng, equity_samples)
+                                won = [stake * (2 * eq - 1), -stake * (2 * eq - 1)]
+                            if blind_opponents:
+                                for seat_ in (0, 1):
+                                    if players[1 - seat_].kind != "cnn":  # the opponent ignores its cards
+                                        eq = blind_equity(s.hole[seat_], known, eq_rng, equity_samples)
+                                        won[seat_] = stake * (2 * eq - 1)
                         log.recorder.add_hand(decks[h], int(buttons[h]), record, acts[h], won, buy_in)
                     del states[h]
                     if progress is not None:

@@ -140,7 +140,8 @@ class Trainer:
                 decks, buttons = draw_deals(n, rng)
                 log = play_hands(self.game, (self.player(i), self.player(j)), decks, buttons, rng,
                                  parallel=c.parallel_hands, record=(i, j), progress=bar.update,
-                                 equity_samples=c.equity_samples if c.allin_equity else None)
+                                 equity_samples=c.equity_samples if c.allin_equity else None,
+                                 blind_opponents=c.blind_equity)
                 log.recorder.store().save(path)
             stores.append(HandStore.load(path))
         bar.close()
