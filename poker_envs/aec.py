@@ -22,6 +22,14 @@ from poker_envs.games.base import CHANCE, TERMINAL, Game, GameState
 RenderFn = Callable[[GameState], str]
 
 
+def show_text(text: str, render_mode: str) -> str | None:
+    """Text rendering shared by every env: "human" prints it, "ansi" returns it."""
+    if render_mode == "human":
+        print(text)
+        return None
+    return text
+
+
 def warn_unknown_options(options: dict[str, Any], known: tuple[str, ...], env_name: str) -> None:
     """Reset options this environment does not use are reported, not silently dropped.
 
@@ -119,11 +127,7 @@ class PokerAECEnv(AECEnv):
     def render(self) -> str | None:
         if self.render_mode is None:
             return None
-        text = self._render_fn(self.state)
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return show_text(self._render_fn(self.state), self.render_mode)
 
     def close(self) -> None:
         pass

@@ -16,7 +16,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv, ParallelEnv
 
-from poker_envs.aec import PokerAECEnv, warn_unknown_options, wrap_classic
+from poker_envs.aec import PokerAECEnv, show_text, warn_unknown_options, wrap_classic
 from poker_envs.encoders.base import EncoderSpec, resolve_encoder
 from poker_envs.encoders.small_games import THRESHOLD_ENCODERS
 from poker_envs.games.base import GameState, play_chance
@@ -129,11 +129,7 @@ class parallel_env(ParallelEnv):
     def render(self) -> str | None:
         if self.render_mode is None or self.state is None:
             return None
-        text = render_threshold(self.state)
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return show_text(render_threshold(self.state), self.render_mode)
 
     def close(self) -> None:
         pass
