@@ -339,3 +339,18 @@ def test_blind_equity_matches_known_preflop_values_and_spares_cnn_opponents() ->
     heuristic_rows = base.seat == 0  # the heuristic's opponent is a CNN: its targets are untouched
     np.testing.assert_array_equal(base.target[heuristic_rows], blind.target[heuristic_rows])
     assert np.any(base.target[~heuristic_rows] != blind.target[~heuristic_rows])
+
+
+def test_cli_train_and_evaluate(tmp_path, capsys) -> None:
+    from agent_zoo.cnn.__main__ import main
+
+    run = tmp_path / "run"
+    assert main(["train", "--preset", "tiny", "--out", str(run), "--generations", "1"]) == 0
+    assert (run / "gen_1.pt").exists() and not (run / "gen_2.pt").exists()
+    assert main(["evaluate", "--dir", str(run), "--hands", "4", "--candidates", "subset"]) == 0
+    out = capsys.readouterr().out
+    assert "random" in out and "cnn1" in out and "4 hands per pair" in out
+    for name in ("results.json", "table.md", "action_shares.png", "bet_size_shares.png"):
+        assert (run / "eval" / name).exists()
+    with pytest.raises(SystemExit):
+        main(["evaluate", "--dir", str(run), "--hands", "3"])
