@@ -7,39 +7,18 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from poker_envs.games.base import CHANCE, TERMINAL
 from poker_envs.games.kuhn import BET, PASS, KuhnGame, KuhnState
 
+from openspiel_walk import walk_both
+
 pyspiel = pytest.importorskip("pyspiel")
-
-
-def _walk_both(ours: KuhnState, theirs, pairs: dict, back: dict, terminals: list) -> None:
-    if theirs.is_terminal():
-        assert ours.current_player() == TERMINAL
-        assert list(ours.returns()) == list(theirs.returns())
-        terminals[0] += 1
-        return
-    if theirs.is_chance_node():
-        assert ours.current_player() == CHANCE
-        mine, their = ours.chance_outcomes(), theirs.chance_outcomes()
-        assert [c for c, _ in mine] == [c for c, _ in their]
-        assert [q for _, q in mine] == pytest.approx([q for _, q in their])
-    else:
-        p = theirs.current_player()
-        assert ours.current_player() == p
-        key, their_key = ours.information_state_string(p), theirs.information_state_string(p)
-        assert pairs.setdefault(key, their_key) == their_key
-        assert back.setdefault(their_key, key) == key
-    assert ours.legal_actions() == list(theirs.legal_actions())
-    for a in theirs.legal_actions():
-        _walk_both(ours.child(a), theirs.child(a), pairs, back, terminals)
 
 
 def test_tree_and_information_partition_match_openspiel() -> None:
     pairs: dict[str, str] = {}
     back: dict[str, str] = {}
     terminals = [0]
-    _walk_both(KuhnGame().new_initial_state(), pyspiel.load_game("kuhn_poker").new_initial_state(), pairs, back, terminals)
+    walk_both(KuhnGame().new_initial_state(), pyspiel.load_game("kuhn_poker").new_initial_state(), pairs, back, terminals)
     assert len(pairs) == len(back) == 12
     assert terminals[0] == 30  # 6 deals x 5 betting sequences
 

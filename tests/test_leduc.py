@@ -5,33 +5,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from poker_envs.games.base import CHANCE, TERMINAL
 from poker_envs.games.leduc import CALL, FOLD, RAISE, LeducGame, LeducState, hand_strength
 
+from openspiel_walk import walk_both
+
 pyspiel = pytest.importorskip("pyspiel")
-
-
-def _walk_both(ours: LeducState, theirs, pairs: dict, back: dict, terminals: list) -> None:
-    """Walk both trees in lockstep checking legal actions; record infoset key pairs and terminal counts."""
-    if theirs.is_terminal():
-        assert ours.current_player() == TERMINAL
-        assert list(ours.returns()) == list(theirs.returns())
-        terminals[0] += 1
-        return
-    if theirs.is_chance_node():
-        assert ours.current_player() == CHANCE
-        mine, their = ours.chance_outcomes(), theirs.chance_outcomes()
-        assert [c for c, _ in mine] == [c for c, _ in their]
-        assert [q for _, q in mine] == pytest.approx([q for _, q in their])
-    else:
-        p = theirs.current_player()
-        assert ours.current_player() == p
-        key, their_key = ours.information_state_string(p), theirs.information_state_string(p)
-        assert pairs.setdefault(key, their_key) == their_key
-        assert back.setdefault(their_key, key) == key
-    assert ours.legal_actions() == list(theirs.legal_actions())
-    for a in theirs.legal_actions():
-        _walk_both(ours.child(a), theirs.child(a), pairs, back, terminals)
 
 
 @pytest.fixture(scope="module")
@@ -39,7 +17,7 @@ def walked() -> tuple[dict, dict, int]:
     pairs: dict[str, str] = {}
     back: dict[str, str] = {}
     terminals = [0]
-    _walk_both(LeducGame().new_initial_state(), pyspiel.load_game("leduc_poker").new_initial_state(), pairs, back, terminals)
+    walk_both(LeducGame().new_initial_state(), pyspiel.load_game("leduc_poker").new_initial_state(), pairs, back, terminals)
     return pairs, back, terminals[0]
 
 
