@@ -17,7 +17,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from poker_envs.encoders.base import Encoder
-from poker_envs.games.base import CHANCE, TERMINAL, Game, GameState
+from poker_envs.games.base import TERMINAL, Game, GameState, play_chance
 
 RenderFn = Callable[[GameState], str]
 
@@ -92,7 +92,7 @@ class PokerAECEnv(AECEnv):
         if seed is not None:
             self._rng = np.random.default_rng(seed)
         self.state = self._new_state(dict(options or {}))
-        self._resolve_chance()
+        play_chance(self.state, self._rng)
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -118,7 +118,7 @@ class PokerAECEnv(AECEnv):
         if action is None:
             raise ValueError(f"{agent} must act; action None is only for agents whose game is over")
         self.state.apply(int(action))
-        self._resolve_chance()
+        play_chance(self.state, self._rng)
         self._cumulative_rewards[agent] = 0.0
         self._after_move()
         if self.render_mode == "human":
@@ -133,11 +133,6 @@ class PokerAECEnv(AECEnv):
         pass
 
     # Bookkeeping --------------------------------------------------------------------------
-    def _resolve_chance(self) -> None:
-        state, rng = self.state, self._rng
-        while state.current_player() == CHANCE:
-            state.apply(state.sample_chance(rng))
-
     def _after_move(self) -> None:
         player = self.state.current_player()
         if player == TERMINAL:
@@ -152,7 +147,6 @@ class PokerAECEnv(AECEnv):
             for agent in self.agents:
                 self.rewards[agent] = 0.0
             self.agent_selection = self.possible_agents[player]
-
 
 
 # Wrapping as PettingZoo classic environments do, without the per-attribute cost ----------------------
