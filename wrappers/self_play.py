@@ -9,7 +9,6 @@ with the environment's seeded generator (not torch's global one), so runs repeat
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -17,25 +16,12 @@ import numpy as np
 from agent_zoo.agent import Agent, Observation, RandomAgent, sample_from
 from wrappers.single_agent import SeatSpec, SingleAgentEnv
 
-ProbFn = Callable[[Observation], np.ndarray]
-
-
 def sb3_action_probabilities(policy: Any, observation: Observation, obs_mode: str = "observation") -> np.ndarray:
     """Action probabilities of an SB3 actor-critic policy at one observation, masked when it supports masks."""
-    import torch  # lazy: wrappers work without torch until an SB3 learner is used
+    from wrappers.sb3 import masked_probabilities  # lazy: wrappers work without torch until an SB3 learner is used
 
-    obs = observation if obs_mode == "dict" else observation["observation"]
-    mask = np.asarray(observation["action_mask"], dtype=bool)
-    with torch.no_grad():
-        obs_tensor, _ = policy.obs_to_tensor(obs)
-        try:
-            dist = policy.get_distribution(obs_tensor, action_masks=mask[None])
-        except TypeError:  # plain SB3 policies take no mask
-            dist = policy.get_distribution(obs_tensor)
-        probs = dist.distribution.probs[0].cpu().numpy().astype(np.float64)
-    probs = np.where(mask, probs, 0.0)
-    total = probs.sum()
-    return probs / total if total > 0 else mask / mask.sum()
+    obs_tensor, _ = policy.obs_to_tensor(observation if obs_mode == "dict" else observation["observation"])
+    return masked_probabilities(policy, obs_tensor, np.asarray(observation["action_mask"], dtype=bool)[None])[0]
 
 
 class FrozenPolicyAgent(Agent):
