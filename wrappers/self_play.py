@@ -16,6 +16,7 @@ import numpy as np
 from agent_zoo.agent import Agent, Observation, RandomAgent, sample_from
 from wrappers.single_agent import SeatSpec, SingleAgentEnv
 
+
 def sb3_action_probabilities(policy: Any, observation: Observation, obs_mode: str = "observation") -> np.ndarray:
     """Action probabilities of an SB3 actor-critic policy at one observation, masked when it supports masks."""
     from wrappers.sb3 import masked_probabilities  # lazy: wrappers work without torch until an SB3 learner is used
