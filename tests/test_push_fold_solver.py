@@ -12,13 +12,20 @@ import numpy as np
 import pytest
 
 from agent_zoo.push_fold.equity import load_equity
-from agent_zoo.push_fold.hands import class_combo_counts, class_from_name, class_names, combos, hand_class
-from agent_zoo.push_fold.multiway import hand_classes
+from agent_zoo.push_fold.hands import (
+    class_combo_counts,
+    class_from_name,
+    class_names,
+    combos,
+    hand_class,
+    hand_classes,
+)
 from agent_zoo.push_fold.make_equity import BoardAccumulator, brute_force_board, canonical_boards, class_pair_counts
 from agent_zoo.push_fold.solver import PushFoldSolver, PushFoldSolverConfig, build_matrices, solve_push_fold
 from poker_envs.core.cards import cards_from_str
 from poker_envs.core.evaluator import evaluate_batch
 from poker_envs.games.push_fold import PushFoldConfig, hand_class_name, headsup_net
+from poker_envs.games.push_fold import hand_class as rules_hand_class
 
 FAST_EVAL = functools.partial(evaluate_batch, check=False)
 
@@ -32,6 +39,9 @@ def test_classes_match_the_rules_module() -> None:
     assert len(cards) == 1326 and class_combo_counts().tolist().count(6) == 13
     assert class_combo_counts().sum() == 1326 and class_combo_counts()[class_from_name("AKs")] == 4
     assert hand_class(*cards_from_str("7h2c")) == class_from_name("72o")
+    first, second = np.divmod(np.flatnonzero(~np.eye(52, dtype=bool).ravel()), 52)
+    expected = [rules_hand_class(int(a), int(b)) for a, b in zip(first, second)]
+    np.testing.assert_array_equal(hand_classes(first, second), expected)
 
 
 def test_board_suit_classes_and_pair_counts() -> None:

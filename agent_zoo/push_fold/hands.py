@@ -58,6 +58,22 @@ def combos() -> tuple[np.ndarray, np.ndarray]:
 
 
 @lru_cache(maxsize=1)
+def class_lookup() -> np.ndarray:
+    """(52, 52) table of the rules' ``hand_class`` (the diagonal, an impossible pair, is -1)."""
+    cards, cls = combos()
+    table = np.full((52, 52), -1, dtype=np.int64)
+    table[cards[:, 0], cards[:, 1]] = cls
+    table[cards[:, 1], cards[:, 0]] = cls
+    table.setflags(write=False)
+    return table
+
+
+def hand_classes(first: np.ndarray, second: np.ndarray) -> np.ndarray:
+    """Vectorised ``hand_class``: chart index of every pair of hole cards (a table look-up)."""
+    return class_lookup()[first, second]
+
+
+@lru_cache(maxsize=1)
 def class_combo_counts() -> np.ndarray:
     """Combinations per class: 6 for pairs, 4 suited, 12 offsuit (chart order)."""
     counts = np.bincount(combos()[1], minlength=NUM_CLASSES)

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from agent_zoo.push_fold.hands import NUM_CLASSES
+from agent_zoo.push_fold.hands import NUM_CLASSES, hand_classes
 from poker_envs.games.push_fold import PushFoldConfig, settle
 
 Evaluator = Callable[[np.ndarray], np.ndarray]
@@ -53,14 +53,6 @@ class MultiwayConfig:
 
     def game_config(self) -> PushFoldConfig:
         return PushFoldConfig(self.num_players, self.stack_bb, self.ante_bb, self.rake, self.rake_cap_bb)
-
-
-def hand_classes(first: np.ndarray, second: np.ndarray) -> np.ndarray:
-    """Vectorised chart index of hole cards (same as ``hands.hand_class``)."""
-    r1, r2 = 12 - (first >> 2), 12 - (second >> 2)  # chart rows, 0 = ace
-    hi, lo = np.minimum(r1, r2), np.maximum(r1, r2)
-    straight = (hi == lo) | ((first & 3) == (second & 3))
-    return np.where(straight, hi * 13 + lo, lo * 13 + hi)
 
 
 @dataclass(frozen=True)
