@@ -23,11 +23,10 @@ import numpy as np
 
 def bet_probabilities(model: Any, num_players: int, alpha: float) -> np.ndarray:
     """The policy's probability of betting with each card 0..100 (observations built by the game's encoder)."""
-    import torch
-
     from poker_envs.encoders.small_games import threshold_vector
     from poker_envs.games.base import play_chance
-    from poker_envs.games.threshold import NUM_CARDS, ThresholdConfig, ThresholdGame
+    from poker_envs.games.threshold import BET, NUM_CARDS, ThresholdConfig, ThresholdGame
+    from wrappers.sb3 import policy_table
 
     game = ThresholdGame(ThresholdConfig(num_players=num_players, alpha=alpha))
     obs = []
@@ -36,9 +35,7 @@ def bet_probabilities(model: Any, num_players: int, alpha: float) -> np.ndarray:
         state = game.new_initial_state(deal=[card, *others])
         play_chance(state, np.random.default_rng(0))
         obs.append(threshold_vector(state, 0))
-    with torch.no_grad():
-        dist = model.policy.get_distribution(torch.as_tensor(np.stack(obs)))
-        return dist.distribution.probs[:, 1].cpu().numpy().astype(np.float64)
+    return policy_table(model, np.stack(obs), np.ones((NUM_CARDS, 2), dtype=bool))[:, BET]  # fold and bet always legal
 
 
 def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
