@@ -20,7 +20,7 @@ from agent_zoo.cnn.network import PokerCNN, score
 from agent_zoo.cnn.storage import DECK_CARDS, HandRecorder, deal_cards
 from poker_envs.encoders.poker_cnn import NUM_CELLS, PokerCNNEncoder
 from poker_envs.games.base import TERMINAL
-from poker_envs.games.holdem import HoldemConfig, HoldemGame
+from poker_envs.games.holdem import BET, CALL, CHECK, FOLD, RAISE, HoldemConfig, HoldemGame
 
 A_FOLD, A_CALL = 0, 1
 
@@ -69,30 +69,21 @@ def candidate_actions(state: Any, candidates: str = "full", fractions: Sequence[
 def distinct_candidates(state: Any, actions: Sequence[int]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(kinds, chips added, index into ``actions`` of each distinct encoding's first action).
 
+    ``actions``: legal ids of ``bet_sizing="chips"`` (a raise to r chips is id r + 1), ascending.
     The Poker-CNN tensor fill-codes amounts up to 52 small blinds, so every raise adding 52 small
     blinds or more encodes identically; scoring each distinct tensor once changes no score.
     """
     seat = state.current_player()
-    owe = state.max_bet() - state.bets[seat]
     bet = state.bets[seat]
-    sb = state.config.small_blind
-    kinds, added, first, seen = [], [], [], set()
-    raise_kind = 4 if state.max_bet() > 0 else 3
-    for i, a in enumerate(actions):
-        if a == A_FOLD:
-            k, add = 0, 0
-        elif a == A_CALL:
-            k, add = (2, min(owe, state.stacks[seat])) if owe > 0 else (1, 0)
-        else:
-            k, add = raise_kind, a - 1 - bet
-        key = (k, min(add / sb, NUM_CELLS))
-        if key in seen:
-            continue
-        seen.add(key)
-        kinds.append(k)
-        added.append(add)
-        first.append(i)
-    return np.array(kinds), np.array(added, dtype=np.float64), np.array(first)
+    acts = np.asarray(actions, dtype=np.int64)
+    raises = acts > A_CALL
+    facing = state.max_bet() > bet
+    call_kind, call_added = (CALL, state.to_call(seat)) if facing else (CHECK, 0)
+    kinds = np.where(raises, RAISE if state.max_bet() > 0 else BET, np.where(acts == A_CALL, call_kind, FOLD))
+    added = np.where(raises, acts - 1 - bet, np.where(acts == A_CALL, call_added, 0)).astype(np.float64)
+    saturated = raises & (added >= NUM_CELLS * state.config.small_blind)
+    first = np.flatnonzero(~saturated | (np.cumsum(saturated) == 1))  # keep the first saturated raise
+    return kinds[first], added[first], first
 
 
 def expand_scores(actions: Sequence[int], values: np.ndarray, first: np.ndarray) -> np.ndarray:
@@ -100,13 +91,8 @@ def expand_scores(actions: Sequence[int], values: np.ndarray, first: np.ndarray)
 
     Repeated encodings are the saturated raises, which come last in ascending id order: each action
     takes the score of the last distinct encoding at or before it."""
-    out = np.empty(len(actions), dtype=np.float32)
-    j = 0
-    for i, a in enumerate(actions):
-        if j + 1 < len(first) and first[j + 1] == i:
-            j += 1
-        out[i] = values[j]
-    return out
+    at = np.searchsorted(first, np.arange(len(actions)), side="right") - 1
+    return np.asarray(values, dtype=np.float32)[at]
 
 
 def cnn_scores(state: Any, player: Player, encoder: PokerCNNEncoder) -> tuple[list[int], np.ndarray]:
