@@ -100,7 +100,7 @@ def main() -> None:
         batch = [(s, p, s.legal_actions()) for s, p in items]
         tensors = sum(len(a) for _, _, a in batch)
         us = per_call_us(enc.encode_actions, batch)
-        per_sec = len(batch) / (us * len(batch) / 1e6) * (tensors / len(batch))
+        per_sec = tensors / (us * len(batch) / 1e6)  # us per state x states = seconds for all the tensors
         print(f"  poker_cnn encode_actions: {tensors / len(batch):.1f} legal actions per state on average, "
               f"{per_sec:,.0f} state-action tensors/s")
         few = [(s, p, a[:6]) for s, p, a in batch]
@@ -112,6 +112,7 @@ def main() -> None:
             step, loop = env_step_us(n, max(30, args.hands // 3), args.seed, name)
             print(f"    obs_encoder={name!r:<12} step() {step:6.2f} us, last()+step() {loop:6.2f} us")
         print()
+
 
 if __name__ == "__main__":
     main()

@@ -158,5 +158,6 @@ def main() -> None:
         ratio = f"{steps_s / best[e.peer][0]:.2f}x {e.peer}" if e.peer in best else ""
         print(f"{e.label:<42} {steps_s:>10,.0f} {hands_s:>10,.0f} {per_hand:>10.2f}  {ratio}")
 
+
 if __name__ == "__main__":
     main()

@@ -49,6 +49,7 @@ def main() -> None:
         except phh.PHHError as err:
             errors += 1
             print(f"ERROR {err}")
+            results.append(None)  # keeps results aligned with files (one hand per file) for the pokerkit part
             continue
         results.append(r)
         if not r.mismatch(0):
@@ -90,7 +91,7 @@ def main() -> None:
 
         import pokerkit
 
-        subset = list(zip(files, results))[: args.pokerkit_hands]
+        subset = [(f, r) for f, r in zip(files, results) if r is not None][: args.pokerkit_hands]
         texts = [f.read_bytes() for f, _ in subset]
         t0 = time.process_time()
         finals = []
@@ -113,7 +114,6 @@ def main() -> None:
               f"{t_pk:.2f} s ({t_pk / len(subset) * 1e3:.2f} ms/hand)")
         print(f"  final stacks equal to pokerkit's: {agree} / {len(subset)} (split pots: both give an odd chip "
               "to one player where the files write half chips)")
-
 
     print(f"\nwall time of the run: {time.perf_counter() - wall:.1f} s")
 
