@@ -139,8 +139,11 @@ def test_neurd_ignores_illegal_actions() -> None:
 def test_player_weights_average_each_player_separately() -> None:
     has0 = np.array([[1, 0], [0, 1], [1, 0]], dtype=bool)
     has1 = np.array([[0, 1], [1, 0], [0, 0]], dtype=bool)
-    w = player_weights([has0, has1])
+    w = player_weights(has0) + player_weights(has1)
     np.testing.assert_allclose(w, [[1 / 3, 1 / 2], [1 / 2, 1 / 3], [1 / 3, 0.0]])
+    # two runs of one column each: every run averages over its own decisions only
+    np.testing.assert_allclose(player_weights(has0, num_runs=2), [[1 / 2, 0.0], [0.0, 1.0], [1 / 2, 0.0]])
+    np.testing.assert_allclose(player_weights(has1, num_runs=2), [[0.0, 1.0], [1.0, 0.0], [0.0, 0.0]])
 
 
 def test_reg_update_rates() -> None:

@@ -23,7 +23,7 @@ from pettingzoo import AECEnv
 from agent_zoo.rnad.config import RNaDConfig
 from agent_zoo.rnad.network import StackedPolicyValueNet, masked_log_policy, numpy_forward, numpy_policy
 from agent_zoo.rnad.rollout import Trajectories, collect
-from agent_zoo.rnad.vtrace import neurd_loss, reward_transform, v_trace, value_loss
+from agent_zoo.rnad.vtrace import neurd_loss, player_weights, reward_transform, v_trace, value_loss
 
 # Fields that may differ between the runs of one solver; all others must be equal.
 PER_RUN_FIELDS = ("eta", "target_gamma", "target_averaging", "two_stage", "reg_gamma", "reg_gamma_schedule")
@@ -166,9 +166,7 @@ class RNaDSolver:
             )  # fmt: skip
             v_target += vt * has
             q += qp
-            # Average over each (run, player)'s decisions, as OpenSpiel normalises per player.
-            counts = has.reshape(t_len, self.num_runs, -1).sum(axis=(0, 2))
-            weight += has / np.maximum(np.repeat(counts, self.config.batch_size), 1)[None, :]
+            weight += player_weights(has, self.num_runs)  # average over each (run, player)'s decisions
         w = self._to_runs(weight).float()
         loss_v = value_loss(v, self._to_runs(v_target).float(), w)
         loss_pi = neurd_loss(

@@ -123,12 +123,12 @@ def value_loss(v: torch.Tensor, v_target: torch.Tensor, weight: torch.Tensor) ->
     return torch.sum(weight * (v - v_target) ** 2)
 
 
-def player_weights(has_played: list[np.ndarray]) -> np.ndarray:
-    """Per-step weights 1 / (number of decisions of that step's player in the batch)."""
-    out = np.zeros(has_played[0].shape)
-    for mask in has_played:
-        n = int(mask.sum())
-        if n:
-            out += mask / n
-    return out
+def player_weights(has_played: np.ndarray, num_runs: int = 1) -> np.ndarray:
+    """(T, C) weights 1 / (one player's decisions in its run) at that player's decisions, 0 elsewhere.
 
+    ``has_played`` (T, C) marks the player's decisions; the columns form ``num_runs`` equal blocks,
+    one per run, so each run's loss averages over its own decisions (OpenSpiel normalises per player).
+    """
+    t_len, cols = has_played.shape
+    counts = has_played.reshape(t_len, num_runs, -1).sum(axis=(0, 2))
+    return has_played / np.maximum(np.repeat(counts, cols // num_runs), 1)[None, :]
