@@ -5,8 +5,9 @@ the big blind only if somebody pushed. An information set is (seat, the earlier 
 hand class). We draw ``deals`` complete deals (hole cards and board) once, evaluate every hand with
 the project's batched evaluator, and run full-width CFR+ over all action profiles on that fixed set of
 deals: the expected payoffs over the sample replace the exact ones, so card removal and multi-way
-showdowns are exact per deal and the only approximation is the finite sample. Terminal payoffs come
-from the rules module's ``settle`` (pots, rake), tabulated once per (who is live, who has the best hand).
+showdowns are exact per deal and the only approximation is the finite sample. The betting sequences
+(who acts, what each seat puts in) are walked through the rules' ``PushFoldState`` and terminal payoffs
+come from the rules module's ``settle`` (pots, rake), tabulated once per (who is live, who has the best hand).
 
 With three or more players this is a CFR approximation of *an* equilibrium: such games have many
 Nash equilibria and CFR is not guaranteed to converge to one. We report NashConv (the sum of every
@@ -17,7 +18,6 @@ heads-up game (``PushFoldSolver.nash_conv``), which the tests and ``docs/results
 
 from __future__ import annotations
 
-import itertools
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from agent_zoo.push_fold.hands import NUM_CLASSES, hand_classes
-from poker_envs.games.push_fold import PushFoldConfig, settle
+from poker_envs.games.push_fold import PushFoldConfig, PushFoldState, settle
 
 Evaluator = Callable[[np.ndarray], np.ndarray]
 
@@ -79,16 +79,25 @@ class _Profile:
     actions: tuple[int, ...]  # per seat: 0 fold, 1 all-in, -1 did not act (the big blind after all folds)
     prefixes: tuple[int, ...]  # per seat: the earlier seats' actions as bits (information set index)
     live: np.ndarray  # seats that may win the pot
+    contributions: tuple[float, ...]  # big blinds each seat put in (blinds, antes, all-ins)
 
 
-def _profiles(n: int) -> list[_Profile]:
+def _profiles(config: PushFoldConfig) -> list[_Profile]:
+    """Every betting sequence, walked through the rules' ``PushFoldState`` (who acts, what they put in)."""
+    n = config.num_players
+    dealt = PushFoldState(config)
+    for card in range(2 * n):  # any distinct hole cards: the betting does not depend on them
+        dealt.apply(card)
     out = []
-    for early in itertools.product((0, 1), repeat=n - 1):
-        lasts = (-1,) if not any(early) else (0, 1)
-        for last in lasts:
-            acts = early + (last,)
-            prefixes = tuple(sum(a << k for k, a in enumerate(acts[:s])) for s in range(n))
-            out.append(_Profile(acts, prefixes, np.array([a != 0 for a in acts])))
+    stack = [dealt]
+    while stack:
+        state = stack.pop()
+        if state.current_player() >= 0:
+            stack.extend(state.child(a) for a in reversed(state.legal_actions()))
+            continue
+        acts = tuple(state.actions) + (-1,) * (n - len(state.actions))
+        prefixes = tuple(sum(a << k for k, a in enumerate(acts[:s])) for s in range(n))
+        out.append(_Profile(acts, prefixes, np.array(state.live()), tuple(state.contributions)))
     return out
 
 
@@ -101,8 +110,8 @@ class MultiwayPushFoldSolver:
         self.config = config
         self.evaluate_batch = evaluate_batch
         self.n = config.num_players
-        self.profiles = _profiles(self.n)
         self.game = config.game_config()
+        self.profiles = _profiles(self.game)
         self.sample = sample_deals(self.n, config.deals, np.random.default_rng(config.seed), evaluate_batch)
         self.payoffs = self._terminal_payoffs(self.sample)
 
@@ -111,9 +120,6 @@ class MultiwayPushFoldSolver:
         n, cfg = self.n, self.game
         out = []
         for prof in self.profiles:
-            contrib = [
-                float(cfg.stacks[s]) if a == 1 else float(cfg.ante_bb) + cfg.blinds()[s] for s, a in enumerate(prof.actions)
-            ]
             live = prof.live
             masked = np.where(live[None, :], sample.strengths, -1)
             best = masked == masked.max(axis=1, keepdims=True)
@@ -122,7 +128,7 @@ class MultiwayPushFoldSolver:
             for mask in np.unique(winners):
                 strengths = [int((mask >> s) & 1) for s in range(n)]
                 contested = live.sum() > 1
-                table[mask] = settle(cfg, contrib, list(live), strengths if contested else None)
+                table[mask] = settle(cfg, prof.contributions, list(live), strengths if contested else None)
             out.append(table[winners])  # (D, n)
         return out
 
@@ -149,10 +155,11 @@ class MultiwayPushFoldSolver:
         return values
 
     def _acting(self, s: int) -> np.ndarray:
-        """Prefixes at which seat s acts (the big blind does not act after all folds)."""
-        acts = np.ones(1 << s, dtype=bool)
-        if s == self.n - 1:
-            acts[0] = False
+        """Prefixes at which seat s acts (by the rules, the big blind does not act after all folds)."""
+        acts = np.zeros(1 << s, dtype=bool)
+        for prof in self.profiles:
+            if prof.actions[s] >= 0:
+                acts[prof.prefixes[s]] = True
         return acts
 
     def nash_conv(self, strategy: list[np.ndarray], sample: DealSample | None = None) -> tuple[float, list[float]]:
