@@ -102,7 +102,7 @@ def _threshold(arg: str | None, env: Any) -> Agent:
         t = float(arg)
     except ValueError:
         raise ValueError(f"agent threshold:{arg}: the argument must be a card threshold such as 50, got {arg!r}") from None
-    num_cards = env.unwrapped.game.config.num_cards if hasattr(env.unwrapped.game.config, "num_cards") else 101
+    from poker_envs.games.threshold import NUM_CARDS as num_cards  # the rules' deck: cards 0..100
     if not 0 <= t <= num_cards:
         raise ValueError(f"agent threshold:{arg}: the threshold must lie in [0, {num_cards}]")
     return agent_cls(strategy(t, num_cards))
