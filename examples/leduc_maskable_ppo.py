@@ -57,9 +57,9 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     from sb3_contrib import MaskablePPO
 
     from agent_zoo.cfr.__main__ import game_and_encoder
-    from agent_zoo.cfr.policy_io import infoset_observations, save_policy
-    from agent_zoo.cfr.solvers import make_solver
+    from agent_zoo.cfr.policy_io import infoset_observations
     from agent_zoo.cfr.tree import GameTree
+    from agent_zoo.showcase import solve_cfr_policy
     from wrappers import SingleAgentEnv
 
     torch.manual_seed(args.seed)
@@ -69,14 +69,11 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     start = time.perf_counter()
 
     # The CFR+ opponent, solved here in about a second and saved as a policy file.
-    game, encoder = game_and_encoder("leduc")
-    tree = GameTree.build(game)
-    solver = make_solver(tree, "cfr+")
-    solver.iterate(args.cfr_iterations)
-    cfr_path = out / "leduc_cfr+.npz"
-    save_policy(cfr_path, tree, solver.average_policy(), encoder)
+    cfr_path, cfr_expl = solve_cfr_policy("leduc", out, args.cfr_iterations)
     cfr_spec = f"cfr:{cfr_path}"
-    print(f"CFR+ opponent: {args.cfr_iterations} iterations, exploitability {solver.exploitability().exploitability:.2e}")
+    print(f"CFR+ opponent: {args.cfr_iterations} iterations, exploitability {cfr_expl:.2e}")
+    game, encoder = game_and_encoder("leduc")
+    tree = GameTree.build(game)  # the network's strategy is read as a table over this tree's information sets
     observations = infoset_observations(tree, encoder)
     names = {"random": "random", cfr_spec: "CFR+"}
 

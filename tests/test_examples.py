@@ -38,7 +38,7 @@ def test_leduc_maskable_ppo_smoke(tmp_path):
         assert 0.0 < ev["exploitability"] < 4.8
         matches = [v for k, v in ev.items() if k != "exploitability"]
         assert len(matches) == 2 and all(np.isfinite(m) and c >= 0 for m, c in matches)
-    assert (tmp_path / "maskable_ppo_leduc.zip").is_file() and (tmp_path / "leduc_cfr+.npz").is_file()
+    assert (tmp_path / "maskable_ppo_leduc.zip").is_file() and (tmp_path / "leduc_cfr+50.npz").is_file()
 
 
 def test_threshold_game_smoke():
