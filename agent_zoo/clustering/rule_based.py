@@ -18,11 +18,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from agent_zoo.agent import Agent, Observation
-from poker_envs.core.evaluator import evaluate, hand_category
+from poker_envs.core.evaluator import HIGH_CARD, PAIR, QUADS, STRAIGHT, TRIPS, TWO_PAIR, evaluate, hand_category
 from poker_envs.encoders.flat107 import ACTIVE, BET, BOARD, HOLE, SIZE
 
 FOLD, CALL, RAISE = 0, 1, 2  # limit action ids (check/call and bet/raise share an id)
-HIGH_CARD, PAIR, TWO_PAIR, TRIPS, STRAIGHT, FLUSH = range(6)
 TEN, JACK, QUEEN, KING, ACE = 8, 9, 10, 11, 12
 
 
@@ -91,7 +90,7 @@ def board_category(board: tuple[int, ...]) -> int:
         return hand_category(evaluate(list(board)))
     counts = sorted(np.bincount([c >> 2 for c in board], minlength=13), reverse=True)
     if counts[0] >= 3:
-        return TRIPS if counts[0] == 3 else 7
+        return TRIPS if counts[0] == 3 else QUADS
     return TWO_PAIR if counts[1] == 2 else (PAIR if counts[0] == 2 else HIGH_CARD)
 
 
