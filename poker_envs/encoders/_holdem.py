@@ -187,7 +187,7 @@ def position_fraction(state: Any, player: int) -> float:
 def action_added(state: Any, player: int, kind: int, raise_to: float) -> float:
     """Chips ``player`` would put in with the action (fold/check 0, call the amount called)."""
     if kind == CALL:
-        return min(state.to_call(player), state.stacks[player])
+        return state.to_call(player)  # already capped by the stack
     if kind in (BET, RAISE):
         return raise_to - state.bets[player]
     return 0
