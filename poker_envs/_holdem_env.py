@@ -73,8 +73,6 @@ class HoldemAECEnv(PokerAECEnv):
     def __init__(self, config: HoldemConfig, reward_unit: str, obs_encoder: EncoderSpec, render_mode: str | None) -> None:
         if reward_unit not in ("big_blinds", "chips"):
             raise ValueError(f"reward_unit must be 'big_blinds' or 'chips', got {reward_unit!r}")
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode {render_mode!r} is not one of {self.metadata['render_modes']} or None")
         from poker_envs.encoders.catalog import HOLDEM_ENCODERS  # read now, so later additions are offered
 
         game = HoldemGame(config)

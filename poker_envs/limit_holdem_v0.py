@@ -34,8 +34,6 @@ class raw_env(HoldemAECEnv):
         obs_encoder: EncoderSpec = "default",
         render_mode: str | None = None,
     ) -> None:
-        if not isinstance(allow_fold_when_check, bool):
-            raise ValueError(f"allow_fold_when_check must be True or False, got {allow_fold_when_check!r}")
         config = holdem_config(
             "limit", num_players, small_blind, big_blind, ante, starting_stack, allow_fold_when_check=allow_fold_when_check
         )
