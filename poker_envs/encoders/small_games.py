@@ -14,7 +14,7 @@ from gymnasium import spaces
 from poker_envs.encoders.base import Encoder
 from poker_envs.games.base import Game, GameState
 from poker_envs.games.kuhn import KuhnState
-from poker_envs.games.leduc import MAX_ACTIONS_PER_ROUND, LeducState
+from poker_envs.games.leduc import MAX_ACTIONS_PER_ROUND, LeducState, card_rank
 from poker_envs.games.leduc import NUM_CARDS as LEDUC_CARDS
 from poker_envs.games.push_fold import MAX_PLAYERS as PF_MAX_PLAYERS
 from poker_envs.games.push_fold import PushFoldState, hand_class
@@ -114,9 +114,9 @@ class LeducRankChipsEncoder(_GameEncoder):
     def encode(self, state: GameState, player: int) -> np.ndarray:
         v = np.zeros(36, dtype=np.float32)
         if player < len(state.private):
-            v[state.private[player] // 2] = 1.0
+            v[card_rank(state.private[player])] = 1.0
         if state.public >= 0:
-            v[3 + state.public // 2] = 1.0
+            v[3 + card_rank(state.public)] = 1.0
         v[6 + state.contributions[player]] = 1.0
         v[21 + state.contributions[1 - player]] = 1.0
         return v
