@@ -624,9 +624,7 @@ class HoldemState(GameState):
         self._rr = False
 
     def returns(self) -> np.ndarray:
-        if self.winnings is None:
-            return np.zeros(self.num_players)
-        return np.array([w - c for w, c in zip(self.winnings, self.contributed)], dtype=np.float64)
+        return np.array(self.chip_returns(), dtype=np.float64)
 
     def chip_returns(self) -> list[int]:
         """Integer chips won (+) or lost (-) per seat once the hand is over (zeros before)."""
