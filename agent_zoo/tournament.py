@@ -37,7 +37,6 @@ class GameInfo:
     unit: str  # what the env's rewards count
     has_calls: bool = True  # whether AF / fold-to-bet mean something
     config: tuple[tuple[str, Any], ...] = ()  # default raw_env configuration for heads-up matches
-    reset_options: tuple[tuple[str, Any], ...] = ()  # passed to every reset (e.g. a fixed button)
 
 
 GAMES: dict[str, GameInfo] = {
@@ -83,10 +82,9 @@ def play_hand(
     seed: int,
     rng: np.random.Generator,
     tracker: HandTracker | None = None,
-    options: dict[str, Any] | None = None,
 ) -> np.ndarray:
     """One hand with ``seats[i]`` at seat i, chance seeded by ``seed``; returns every seat's total reward."""
-    env.reset(seed=seed, options=options)
+    env.reset(seed=seed)
     for seat, agent in enumerate(seats):
         agent.begin_hand(seat)
     names = env.possible_agents
@@ -128,13 +126,12 @@ def play_block(task: tuple[int, int, str, dict[str, Any], tuple[Any, Any], int, 
     deal_seq, act_seq = (np.random.SeedSequence(seq.entropy, spawn_key=(*seq.spawn_key, k)) for k in range(2))
     deal_seeds = np.random.default_rng(deal_seq).integers(0, 2**63, size=deals)
     rng = np.random.default_rng(act_seq)
-    options = dict(GAMES[game].reset_options) or None
     values = np.zeros((deals, 2))
     counts = [StyleCounts(), StyleCounts()]
     for d, seed in enumerate(deal_seeds):
         for seats, a_seat in (((a, b), 0), ((b, a), 1)):
             tracker = HandTracker(2) if style else None
-            totals = play_hand(env, seats, int(seed), rng, tracker, options)
+            totals = play_hand(env, seats, int(seed), rng, tracker)
             values[d, 0] += totals[a_seat] / 2
             values[d, 1] += totals[1 - a_seat] / 2
             if tracker is not None:
