@@ -5,6 +5,7 @@ Every seat's cards are shown (the render is for people watching, not for agents)
 from __future__ import annotations
 
 from poker_envs.core.cards import cards_to_str
+from poker_envs.core.evaluator import describe
 from poker_envs.games.base import CHANCE, TERMINAL
 from poker_envs.games.holdem import BET, FOLD, KIND_NAMES, RAISE, STREET_NAMES, HoldemState
 
@@ -20,14 +21,6 @@ def _record(r) -> str:
     return text + (" (all-in)" if r.all_in else "")
 
 
-def _describe(value: int) -> str:
-    try:
-        from poker_envs.core.evaluator import describe
-    except ImportError:  # pragma: no cover - the evaluator ships with the package
-        return str(value)
-    return describe(value)
-
-
 def render_holdem(state: HoldemState) -> str:
     cfg = state.config
     n = state.num_players
@@ -39,6 +32,7 @@ def render_holdem(state: HoldemState) -> str:
         + (" | hand over" if player == TERMINAL else " | dealing" if player == CHANCE else f" | seat {player} to act")
     ]
     over = player == TERMINAL and state.winnings is not None
+    results = state.chip_returns()
     for s in range(n):
         stack = state.stacks[s] + state.winnings[s] if over else state.stacks[s]  # paid out once over
         tags = []
@@ -49,7 +43,7 @@ def render_holdem(state: HoldemState) -> str:
         elif state.stacks[s] == 0:
             tags.append("all-in")
         if over:
-            tags.append(f"{state.chip_returns()[s]:+d}")
+            tags.append(f"{results[s]:+d}")
         cards = cards_to_str(state.hole[s]) or "----"
         arrow = "  <- to act" if s == player else ""
         line = f"  seat {s}: stack {stack:>6}  bet {state.bets[s]:>5}  in pot {state.contributed[s]:>5}  {cards}"
@@ -73,9 +67,9 @@ def render_holdem(state: HoldemState) -> str:
         if state.strengths is not None:
             for s in range(n):
                 if state.strengths[s] is not None:
-                    lines.append(f"  shows seat {s}: {cards_to_str(state.hole[s])} {_describe(state.strengths[s])}")
+                    lines.append(f"  shows seat {s}: {cards_to_str(state.hole[s])} {describe(state.strengths[s])}")
         for amount, winners in state.awards:
             who = " and ".join(f"seat {w}" for w in winners)
             lines.append(f"  {who} {'win' if len(winners) > 1 else 'wins'} {amount}")
-        lines.append("  result: " + "  ".join(f"seat {s} {r:+d}" for s, r in enumerate(state.chip_returns())))
+        lines.append("  result: " + "  ".join(f"seat {s} {r:+d}" for s, r in enumerate(results)))
     return "\n".join(lines)
