@@ -1,6 +1,6 @@
 """The zoo showcase (the README's first command): a short tournament of the zoo's agents on every game.
 
-    python -m agent_zoo.showcase [--hands 1000] [--seed 0] [--workers 2] [--out out/showcase]
+    python -m agent_zoo.showcase [--hands 2000] [--seed 0] [--workers 2] [--out out/showcase]
 
 Everything it needs is made on the spot: Kuhn and Leduc are solved with CFR+ in about a second and
 the policies saved under ``--out`` (with a 3-iteration CFR+ policy beside each, to show the ranking),
