@@ -46,8 +46,9 @@ class FrozenPolicyAgent(Agent):
         return np.asarray(snap(observation), dtype=np.float64)
 
     def act(self, observation: Observation, rng: np.random.Generator) -> int:
-        if isinstance(self.snapshot, Agent) and self.snapshot.action_probabilities(observation) is None:
-            return self.snapshot.act(observation, rng)
+        if isinstance(self.snapshot, Agent):  # its probabilities once per decision, or its own act() without them
+            probs = self.snapshot.action_probabilities(observation)
+            return self.snapshot.act(observation, rng) if probs is None else sample_from(probs, rng)
         return sample_from(self.action_probabilities(observation), rng)
 
 
