@@ -116,7 +116,7 @@ class LogClustering:
         classify = self.spec.task == CLASSIFICATION
         scaler = Scaler.fit(data.x, None if classify else data.y.astype(np.float64))
         x = scaler.x(data.x)
-        y = torch.as_tensor(data.y, dtype=torch.long) if classify else torch.as_tensor((data.y - scaler.y_mean) / scaler.y_std, dtype=torch.float32)
+        y = scaler.y(data.y, self.spec.task)
         learners = [Learner(self.spec, scaler) for _ in range(k)]
         held = np.zeros(len(data.y), dtype=bool)
         if cfg.assign_holdout > 0:  # own stream, so the label draw below is the same with or without it
@@ -227,10 +227,9 @@ def choose_k(data: LogSet, spec: LearnerSpec, ks: Sequence[int], config: Cluster
     table: dict[int, float] = {}
     for k in ks:
         result = LogClustering(spec, ClusteringConfig(**{**config.__dict__, "k": int(k)})).fit(train)
-        classify = spec.task == CLASSIFICATION
         scaler = result.learners[0].scaler
         x = scaler.x(test.x)
-        y = torch.as_tensor(test.y, dtype=torch.long) if classify else torch.as_tensor((test.y - scaler.y_mean) / scaler.y_std, dtype=torch.float32)
+        y = scaler.y(test.y, spec.task)
         per_log = np.column_stack([test.per_log_mean(ln.sample_scores(x, y)) for ln in result.learners])
         table[int(k)] = float(per_log[np.arange(data.n_logs), result.labels].mean())
     best = max(table.values())

@@ -76,6 +76,12 @@ class Scaler:
     def x(self, x: np.ndarray) -> torch.Tensor:
         return torch.as_tensor((np.asarray(x, dtype=np.float32) - self.x_mean) / self.x_std)
 
+    def y(self, y: np.ndarray, task: str) -> torch.Tensor:
+        """Targets as the learners train on them: class ids, or standardised regression values."""
+        if task == CLASSIFICATION:
+            return torch.as_tensor(y, dtype=torch.long)
+        return torch.as_tensor((y - self.y_mean) / self.y_std, dtype=torch.float32)
+
 
 class Learner:
     """One MLP with its optimiser; trains on (X, y) tensors and scores samples."""
