@@ -77,9 +77,7 @@ class HoldemDefaultEncoder(Encoder):
             )
         ]
         rr = state.legal_raise_range() if state.current_player() == player else None
-        if rr is None:
-            values += (sum(contributed) * inv, state.to_call(player) * inv, 0.0, 0.0, 0.0, (n - sum(folded)) / n)
-        else:
-            values += (sum(contributed) * inv, state.to_call(player) * inv, rr[0] * inv, rr[1] * inv, 1.0, (n - sum(folded)) / n)
+        low, high, can_raise = (0.0, 0.0, 0.0) if rr is None else (rr[0] * inv, rr[1] * inv, 1.0)
+        values += (sum(contributed) * inv, state.to_call(player) * inv, low, high, can_raise, (n - sum(folded)) / n)
         obs[self._seats :] = values
         return obs
