@@ -14,7 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
-from agent_zoo.push_fold.hands import NUM_CLASSES, class_names
+from agent_zoo.push_fold.hands import NUM_CLASSES, class_from_name, class_names
 
 DATA_PATH = Path(__file__).resolve().parent.parent / "data" / "preflop_equity.npz"
 
@@ -35,11 +35,7 @@ class EquityTable:
 
     def equity_of(self, hero: str, villain: str) -> float:
         """All-in equity of one class name against another, e.g. ``equity_of("AA", "KK")``."""
-        names = class_names()
-        for name in (hero, villain):
-            if name not in names:
-                raise ValueError(f"hand class {name!r} is not one of the 169 names like 'AA', 'AKs', 'T9o'")
-        return float(self.equity[names.index(hero), names.index(villain)])
+        return float(self.equity[class_from_name(hero), class_from_name(villain)])
 
 
 @lru_cache(maxsize=2)
