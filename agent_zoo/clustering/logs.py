@@ -26,8 +26,9 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from poker_envs.encoders._holdem import action_added
 from poker_envs.encoders.base import Encoder
-from poker_envs.games.holdem import BET, CALL, RAISE, HoldemState
+from poker_envs.games.holdem import HoldemState
 from poker_envs.phh import Hand
 from poker_envs.phh_replay import replay
 
@@ -54,14 +55,6 @@ class LogEntry(NamedTuple):
 Log = list[LogEntry]
 
 
-def _added(state: HoldemState, seat: int, kind: int, raise_to: int) -> int:
-    if kind == CALL:
-        return min(state.max_bet() - state.bets[seat], state.stacks[seat])
-    if kind in (BET, RAISE):
-        return raise_to - state.bets[seat]
-    return 0
-
-
 def _snapshot(state: HoldemState, seat: int) -> HoldemState:
     snap = state.clone()
     for other in range(snap.num_players):
@@ -85,7 +78,7 @@ def extract_logs(hands: Iterable[Hand], players: Iterable[str] | None = None, se
 
         def hook(step: int, seat: int, state: HoldemState, kind: int, raise_to: int) -> None:
             if wanted is None or names[seat] in wanted:
-                taken.append((step, seat, _snapshot(state, seat), kind, raise_to, _added(state, seat, kind, raise_to)))
+                taken.append((step, seat, _snapshot(state, seat), kind, raise_to, action_added(state, seat, kind, raise_to)))
 
         result = replay(hand, seed=seed, on_action=hook)
         scale = result.scale
@@ -172,7 +165,7 @@ def encode_hands(hands: Iterable[Hand], encoder: Encoder | str | type[Encoder], 
             if wanted is None or names[seat] in wanted:
                 if not enc:
                     enc.append(_resolve(encoder, state))
-                taken.append((seat, enc[0].encode(state, seat), kind, raise_to, _added(state, seat, kind, raise_to)))
+                taken.append((seat, enc[0].encode(state, seat), kind, raise_to, action_added(state, seat, kind, raise_to)))
 
         result = replay(hand, seed=seed, on_action=hook)
         scale = result.scale

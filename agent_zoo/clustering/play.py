@@ -16,8 +16,6 @@ from agent_zoo.agent import Agent
 from poker_envs.games.base import TERMINAL
 from poker_envs.limit_holdem_v0 import raw_env
 
-FOLD, CALL, RAISE = 0, 1, 2
-
 
 @dataclass
 class PlayerRecord:
