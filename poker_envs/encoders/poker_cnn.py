@@ -110,9 +110,12 @@ class PokerCNNEncoder(Encoder):
         return holdem_reason(game, "the Poker-CNN tensor")
 
     # ---------------------------------------------------------------------------------------
-    def _codes(self, state: Any, player: int) -> tuple[list[int], list[int], list[tuple[int, float]]]:
+    def _codes(
+        self, state: Any, player: int, candidate: tuple[int, float] | None = None
+    ) -> tuple[list[int], list[int], list[tuple[int, float]]]:
         """The state's planes as (whole fill count per plane, flat indices of card cells set to 1,
-        (plane, value) of the few fill-coded values that are not whole small blinds)."""
+        (plane, value) of the few fill-coded values that are not whole small blinds); ``candidate``
+        (kind, chips put in) fills planes 31-32."""
         check_player(state, player)
         sb = state.config.small_blind
         codes = [0] * NUM_PLANES
@@ -135,6 +138,9 @@ class PokerCNNEncoder(Encoder):
                     codes[types + j] = rec.kind + 1
                     if rec.added:
                         amounts.append((types + HISTORY + j, rec.added))
+        if candidate is not None:
+            codes[ACTION_TYPE] = candidate[0] + 1
+            amounts.append((ACTION_AMOUNT, candidate[1]))
         fracs: list[tuple[int, float]] = []
         whole = sb == 1 or self._uint8  # every amount is a whole fill count (the usual case)
         for plane, chips in amounts:
@@ -232,19 +238,15 @@ class PokerCNNEncoder(Encoder):
         fracs: list[tuple[int, int, float]] = []
         for i, (state, player) in enumerate(zip(states, players)):
             state = view(state)
-            c, f, fr = self._codes(state, player)
+            candidate = None
+            if actions is not None:
+                kinds, added = self._candidates(state, player, [actions[i]])
+                candidate = (int(kinds[0]), float(added[0]))
+            c, f, fr = self._codes(state, player, candidate)
             codes[i] = c
             offset = i * NUM_PLANES * PLANE_SIZE
             flat.extend(offset + x for x in f)
             fracs.extend((i, plane, v) for plane, v in fr)
-            if actions is not None:
-                kinds, added = self._candidates(state, player, [actions[i]])
-                chips, sb = float(added[0]), state.config.small_blind
-                codes[i, ACTION_TYPE] = int(kinds[0]) + 1
-                if self._uint8 or chips % sb == 0:
-                    codes[i, ACTION_AMOUNT] = min(int(chips // sb), NUM_CELLS)
-                else:
-                    fracs.append((i, ACTION_AMOUNT, chips / sb))
         out = self._table.take(codes.reshape(-1), axis=0).reshape(n, NUM_PLANES, SIDE, SIDE)
         out.reshape(-1).put(flat, 1)
         for i, plane, value in fracs:
