@@ -152,9 +152,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     last_save = start
     goal = args.iterations if args.iterations is not None else args.max_iterations
     bar = _progress(goal, solver.iteration, quiet=args.json)
-    res = solver.exploitability()
+    target_mode = args.target_exploitability is not None
     while solver.iteration < goal:
-        target_mode = args.target_exploitability is not None
         step = min(eval_every if target_mode else 1000, goal - solver.iteration)
         solver.iterate(step)
         if target_mode:
