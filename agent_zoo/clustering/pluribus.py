@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 
 from agent_zoo.clustering import report
-from agent_zoo.clustering.experiments import CACHE, FULL, QUICK, accuracy_table, expected_style, majority_baseline
+from agent_zoo.clustering.experiments import FULL, QUICK, _cached_logs, accuracy_table, expected_style, goal_table, majority_baseline
 from agent_zoo.clustering.kmeans import ClusteringConfig, LogClustering, LogSet, choose_k
 from agent_zoo.clustering.learners import SPEC_107
 from agent_zoo.clustering.play import style
@@ -50,14 +50,7 @@ def run_pluribus(quick: bool, seed: int = 0, root: Path = PLURIBUS) -> str:
     scale = QUICK if quick else FULL
     max_hands = 2000 if quick else None
     start = time.perf_counter()
-    path = CACHE / f"pluribus_{max_hands or 'all'}.npz"
-    if path.exists():
-        with np.load(path) as f:
-            arrays = dict(f)
-    else:
-        arrays = pluribus_logs(root, max_hands)
-        CACHE.mkdir(parents=True, exist_ok=True)
-        np.savez_compressed(path, **arrays)
+    arrays = _cached_logs(f"pluribus_{max_hands or 'all'}", lambda: pluribus_logs(root, max_hands))
     load_secs = time.perf_counter() - start
     names = [str(n) for n in arrays["names"]]
     data = LogSet(arrays["x"], arrays["y"].astype(np.int64), arrays["owner"].astype(np.int64), names)
@@ -85,14 +78,11 @@ def run_pluribus(quick: bool, seed: int = 0, root: Path = PLURIBUS) -> str:
             else f"assigned and scored on {holdout:.0%} of each player's decisions that no learner trains on (ours)"
         )
         ones = np.ones((len(data.y), 3), dtype=np.int8)
-        rows = []
+        learner_styles = {}
         for j in sorted(set(result.labels.tolist())):
-            members = np.flatnonzero(result.labels == j)
-            sel = np.isin(data.owner, members)
-            ls = expected_style(result.learners[j], data.x[sel], ones[sel])
-            mean = styles[members].mean(0)
-            within = abs(ls[0] - mean[0]) <= 0.1 and abs(ls[1] - mean[1]) <= 0.1
-            rows.append([j + 1, ", ".join(names[i] for i in members), f"{mean[0]:.3f} / {mean[1]:.3f}", f"{ls[0]:.3f} / {ls[1]:.3f}", "yes" if within else "no"])
+            sel = np.isin(data.owner, np.flatnonzero(result.labels == j))
+            learner_styles[j] = expected_style(result.learners[j], data.x[sel], ones[sel])
+        goal, _, _ = goal_table(names, result.labels, styles, learner_styles)
         sections.append(
             f"""### k = 4, {what}
 
@@ -107,7 +97,7 @@ baseline (accuracy measured on the same samples that assign the players).
 Style of each cluster's sampling agent on its members' states (no legal-action masks are kept for these
 no-limit logs: the expected counts use the learner's unrestricted softmax):
 
-{report.table(["cluster", "members", "members' mean L / A", "learner L / A", "within 0.1"], rows)}
+{goal}
 """
         )
     result = runs[0.25][0]
