@@ -14,6 +14,9 @@ from collections.abc import Sequence
 import numpy as np
 
 from poker_envs.core import _eval_tables as _t
+from poker_envs.core._eval_tables import (  # the category numbers, defined once beside the tables
+    HIGH_CARD, PAIR, TWO_PAIR, TRIPS, STRAIGHT, FLUSH, FULL_HOUSE, QUADS, STRAIGHT_FLUSH,
+)
 
 CATEGORY_NAMES = (
     "high card",
@@ -26,7 +29,6 @@ CATEGORY_NAMES = (
     "four of a kind",
     "straight flush",
 )
-HIGH_CARD, PAIR, TWO_PAIR, TRIPS, STRAIGHT, FLUSH, FULL_HOUSE, QUADS, STRAIGHT_FLUSH = range(9)
 
 # Scalar keys: the batched key (rank-key sum in bits 0..22, four 3-bit suit counters in bits 23..34) plus a
 # presence bit per card at 35 + 13 * suit + rank, which both catches repeated cards (a carry lowers the bit
