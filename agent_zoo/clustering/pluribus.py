@@ -3,9 +3,8 @@
 Hands are read with ``poker_envs.phh`` and turned into each player's (flat107 observation, action class)
 log by ``agent_zoo.clustering.logs.encode_hands`` (6-max no-limit, 50/100 blinds: flat107's current bet is
 in small blinds, so up to hundreds). The held-out criterion (``kmeans.choose_k``) says how many clusters the
-data support; then the
-players are clustered with k = 4 (the thesis' number) 107-64-64-3 learners and each learner is scored on
-each player.
+data support; then the players are clustered with k = 4 (the thesis' number) 107-64-64-3 learners and each
+learner is scored on each player.
 """
 
 from __future__ import annotations

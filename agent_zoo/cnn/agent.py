@@ -2,8 +2,9 @@
 
 To act it scores every legal action (or the documented subset, ``candidates="subset"``: fold,
 check/call, the minimum raise, raises of 1/2, 1 and 2 pots and all-in) in one batched forward pass
-and plays the argmax (a fold scores its exact value when the run was trained with ``exact_fold``; ties, e.g. the raises of 52 small blinds or more that the tensor cannot tell
-apart, go to the smallest id). The candidates' chip amounts depend on the player's street bet,
+and plays the argmax (a fold scores its exact value when the run was trained with ``exact_fold``;
+ties, e.g. the raises of 52 small blinds or more that the tensor cannot tell apart, go to the
+smallest id). The candidates' chip amounts depend on the player's street bet,
 which an observation does not hold, so the agent reads the state of the env it was made for and
 encodes its own view of it (``poker_cnn`` reads only the acting player's hole cards).
 """

@@ -1,8 +1,9 @@
 """Compact hand histories: the deck, the button and the actions in chips, never the tensors.
 
 1.4 million 33x17x17 float32 tensors would take 53 GB; a stored action takes 8 bytes and a hand
-12 bytes plus an 8-byte offset (1.4 million actions: about 15 MB). Training samples are re-encoded on the fly by replaying the hand in the
-rules engine up to the action (``encode_samples``), which gives exactly the tensor a live player saw.
+12 bytes plus an 8-byte offset (1.4 million actions: about 15 MB). Training samples are re-encoded
+on the fly by replaying the hand in the rules engine up to the action (``encode_samples``), which
+gives exactly the tensor a live player saw.
 
 A hand: ``deck`` (the 9 cards of a heads-up deal in dealing order: 4 hole cards, 5 board cards,
 all drawn whether or not the hand reached the river), ``button``, the two players' ids
