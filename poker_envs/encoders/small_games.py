@@ -76,15 +76,11 @@ def leduc_infostate_vector(state: LeducState, player: int) -> np.ndarray:
     if player < len(state.private):
         v[2 + state.private[player]] = 1.0
     if state.public >= 0:
-        v[8 + state.public] = 1.0
-    base = 14
-    for a in state.history[0]:
-        v[base + a] = 1.0
-        base += 3
-    base = 14 + 3 * MAX_ACTIONS_PER_ROUND
-    for a in state.history[1]:
-        v[base + a] = 1.0
-        base += 3
+        v[2 + LEDUC_CARDS + state.public] = 1.0
+    for r, moves in enumerate(state.history):
+        base = 2 + 2 * LEDUC_CARDS + 3 * MAX_ACTIONS_PER_ROUND * r
+        for i, a in enumerate(moves):
+            v[base + 3 * i + a] = 1.0
     return v
 
 
