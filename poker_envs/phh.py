@@ -31,7 +31,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
-from poker_envs.core.cards import RANKS, SUITS
+from poker_envs.core.cards import card_from_str, card_to_str
 
 if TYPE_CHECKING:
     from poker_envs.phh_replay import ReplayResult
@@ -328,20 +328,12 @@ def parse_cards(text: str) -> list[int | None]:
     """Card ids of a PHH card run such as "AsKd" or "????" (None for an unknown card)."""
     if len(text) % 2:
         raise ValueError(f"cards {text!r} do not split into two-character cards")
-    out: list[int | None] = []
-    for i in range(0, len(text), 2):
-        r, s = text[i], text[i + 1]
-        if r == "?" and s == "?":
-            out.append(None)
-        elif r in RANKS and s in SUITS:
-            out.append(RANKS.index(r) * 4 + SUITS.index(s))
-        else:
-            raise ValueError(f"card {text[i:i + 2]!r} is neither a rank {RANKS} + suit {SUITS} nor '??'")
-    return out
+    pairs = (text[i : i + 2] for i in range(0, len(text), 2))
+    return [None if pair == "??" else card_from_str(pair) for pair in pairs]
 
 
 def format_cards(cards: Iterable[int | None]) -> str:
-    return "".join("??" if c is None else RANKS[c >> 2] + SUITS[c & 3] for c in cards)
+    return "".join("??" if c is None else card_to_str(c) for c in cards)
 
 
 def replay(hand: Hand, seed: int = 0, **kwargs: Any) -> ReplayResult:
