@@ -153,8 +153,7 @@ def hand_from_dict(raw: Mapping[str, Any], source: str = "") -> Hand:
         if not isinstance(players, list) or len(players) != n or any(not isinstance(p, str) for p in players):
             raise PHHError(f"{_where(source, 'players')} must be an array of {n} strings, got {players!r}")
         values["players"] = tuple(players)
-    known = set(values) | {"ante_trimming_status"}
-    extra = {k: v for k, v in raw.items() if k not in known}
+    extra = {k: v for k, v in raw.items() if k not in values}
     return Hand(**values, fields=MappingProxyType(extra), source=source)
 
 
