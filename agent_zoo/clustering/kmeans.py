@@ -21,7 +21,7 @@ for the weights and a ``torch.Generator`` for minibatch order.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 import torch
@@ -226,7 +226,7 @@ def choose_k(data: LogSet, spec: LearnerSpec, ks: Sequence[int], config: Cluster
         raise ValueError("logs too short to hold out a part of every one; lower holdout or give longer logs")
     table: dict[int, float] = {}
     for k in ks:
-        result = LogClustering(spec, ClusteringConfig(**{**config.__dict__, "k": int(k)})).fit(train)
+        result = LogClustering(spec, replace(config, k=int(k))).fit(train)
         scaler = result.learners[0].scaler
         x = scaler.x(test.x)
         y = scaler.y(test.y, spec.task)
