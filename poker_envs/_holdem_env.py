@@ -32,14 +32,10 @@ def holdem_config(
     bet_sizing: str | tuple[float, ...] = "abstract",
     allow_fold_when_check: bool = False,
 ) -> HoldemConfig:
-    """Check the environment arguments (errors name the argument) and build the rules config."""
+    """Check the environment arguments (errors name the argument; HoldemConfig checks the blinds) and build
+    the rules config."""
     if isinstance(num_players, bool) or not isinstance(num_players, int | np.integer) or not 2 <= num_players <= MAX_PLAYERS:
         raise ValueError(f"num_players must be an integer from 2 to {MAX_PLAYERS}, got {num_players!r}")
-    small_blind = _int_arg("small_blind", small_blind, 0)
-    big_blind = _int_arg("big_blind", big_blind, 1)
-    ante = _int_arg("ante", ante, 0)
-    if big_blind < small_blind:
-        raise ValueError(f"big_blind ({big_blind}) must not be smaller than small_blind ({small_blind})")
     if isinstance(starting_stack, int | np.integer) and not isinstance(starting_stack, bool):
         stacks = (_int_arg("starting_stack", starting_stack, 1),) * num_players
     elif isinstance(starting_stack, Sequence) and not isinstance(starting_stack, str):
@@ -51,7 +47,7 @@ def holdem_config(
     if isinstance(bet_sizing, list):
         bet_sizing = tuple(bet_sizing)
     return HoldemConfig(
-        num_players=int(num_players),
+        num_players=num_players,
         small_blind=small_blind,
         big_blind=big_blind,
         ante=ante,

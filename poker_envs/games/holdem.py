@@ -68,10 +68,12 @@ class HoldemConfig:
         n = self.num_players
         if isinstance(n, bool) or not isinstance(n, int | np.integer) or not 2 <= n <= MAX_PLAYERS:
             raise ValueError(f"num_players must be an integer from 2 to {MAX_PLAYERS}, got {n!r}")
+        object.__setattr__(self, "num_players", int(n))
         for name in ("small_blind", "big_blind", "ante", "max_raises_per_round"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < 0:
                 raise ValueError(f"{name} must be a non-negative integer number of chips, got {value!r}")
+            object.__setattr__(self, name, int(value))
         if self.big_blind < 1:
             raise ValueError(f"big_blind must be at least 1 chip, got {self.big_blind}")
         if self.small_blind > self.big_blind:
