@@ -26,6 +26,7 @@ from typing import NamedTuple
 import numpy as np
 
 from poker_envs.core.cards import NUM_CARDS, RANKS, card_to_str
+from poker_envs.core.evaluator import evaluate
 from poker_envs.games.base import CHANCE, TERMINAL, Game, GameState
 
 FOLD, ALL_IN = 0, 1
@@ -326,8 +327,6 @@ class PushFoldState(GameState):
     # Results -------------------------------------------------------------------------------------
     def strengths(self) -> list[int]:
         """Seven-card hand values (larger is better) of every seat; needs the board."""
-        from poker_envs.core.evaluator import evaluate  # the shared hand evaluator
-
         return [evaluate(h + self.board) for h in self.hole]
 
     def returns(self) -> np.ndarray:
