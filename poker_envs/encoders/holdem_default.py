@@ -19,6 +19,7 @@ from gymnasium import spaces
 
 from poker_envs.encoders.base import Encoder
 from poker_envs.games.base import Game
+from poker_envs.games.holdem import HoldemGame
 
 
 class HoldemDefaultEncoder(Encoder):
@@ -46,8 +47,6 @@ class HoldemDefaultEncoder(Encoder):
         self._orders = [[(p + k) % n for k in range(n)] for p in range(n)]  # observer first, clockwise
 
     def unsupported_reason(self, game: Game) -> str | None:
-        from poker_envs.games.holdem import HoldemGame
-
         if isinstance(game, HoldemGame):
             return None
         return f"the default hold'em encoder reads hold'em states; {game.name!r} is not hold'em"
