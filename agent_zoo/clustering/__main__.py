@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import time
+from pathlib import Path
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -15,6 +16,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--quick", action="store_true", help="small scale (minutes on a laptop core)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--threads", type=int, default=1, help="torch CPU threads")
+    parser.add_argument("--data", type=Path, default=None, help="pluribus only: folder of the Pluribus .phh files (default ../shared/data/phh/pluribus beside the repository)")
     args = parser.parse_args(argv)
     if args.threads < 1:
         parser.error(f"--threads must be at least 1, got {args.threads}")
@@ -23,9 +25,9 @@ def main(argv: list[str] | None = None) -> None:
     torch.set_num_threads(args.threads)
     start = time.perf_counter()
     if args.experiment == "pluribus":
-        from agent_zoo.clustering.pluribus import run_pluribus
+        from agent_zoo.clustering.pluribus import PLURIBUS, run_pluribus
 
-        run_pluribus(args.quick, args.seed)
+        run_pluribus(args.quick, args.seed, args.data or PLURIBUS)
     else:
         from agent_zoo.clustering import experiments
 

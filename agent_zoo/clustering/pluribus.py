@@ -20,7 +20,8 @@ from agent_zoo.clustering.kmeans import ClusteringConfig, LogClustering, LogSet,
 from agent_zoo.clustering.learners import SPEC_107
 from agent_zoo.clustering.play import style
 
-PLURIBUS = Path("/work/shared/data/phh/pluribus")
+# The shared data folder beside the repository checkout (``../shared/data/phh``); never copied into the project.
+PLURIBUS = Path(__file__).resolve().parents[3] / "shared" / "data" / "phh" / "pluribus"
 
 
 def pluribus_logs(root: Path, max_hands: int | None) -> dict[str, np.ndarray]:
@@ -31,7 +32,7 @@ def pluribus_logs(root: Path, max_hands: int | None) -> dict[str, np.ndarray]:
     from poker_envs.phh import iter_hands
 
     if not root.is_dir():
-        raise FileNotFoundError(f"no Pluribus hand histories at {root} (see /work/shared/data/phh/README.md)")
+        raise FileNotFoundError(f"no Pluribus hand histories at {root} (pass --data DIR: the pluribus folder of the PHH data set, ../shared/data/phh/pluribus beside the repository)")
     hands = iter_hands(root)
     if max_hands is not None:
         hands = islice(hands, max_hands)
@@ -109,7 +110,7 @@ no-limit logs: the expected counts use the learner's unrestricted softmax):
     text = f"""## 4. Beyond the thesis: the Pluribus players
 
 `python -m agent_zoo.clustering pluribus{' --quick' if quick else ''}`: {'the first 2,000' if quick else 'all 10,000'} six-max
-no-limit hands of Pluribus against professionals (`/work/shared/data/phh/pluribus`, read with `poker_envs.phh`),
+no-limit hands of Pluribus against professionals (`../shared/data/phh/pluribus`, read with `poker_envs.phh`),
 every decision of each of the {data.n_logs} players as (flat107 observation, fold / check-call / bet-raise):
 {len(data.y)} pairs (replay and encoding {load_secs:.0f} s, or read back from the cache).
 
