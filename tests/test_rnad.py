@@ -106,6 +106,20 @@ def test_interrupted_group_resumes_to_the_same_log(tmp_path, monkeypatch) -> Non
     assert again == json.loads((tmp_path / "b" / "g.done.json").read_text())
 
 
+def test_finished_group_continues_to_more_steps(tmp_path) -> None:
+    torch.set_num_threads(1)
+    runs = [RunSpec("two-stage-ema", variant_config("two-stage-ema", **SMALL, reg_update_interval=5), 1)]
+    straight = train_group("g", runs, 40, tmp_path / "a", eval_every=10, checkpoint_every=100, progress=False)
+    short = train_group("g", runs, 20, tmp_path / "b", eval_every=10, checkpoint_every=100, progress=False)
+    assert short["steps"] == 20 and short["final"] != straight["final"]
+    longer = train_group("g", runs, 40, tmp_path / "b", eval_every=10, checkpoint_every=100, progress=False)
+    assert longer["final"] == straight["final"]
+    strip = lambda text: [line.rsplit(",", 1)[0] for line in text.splitlines()]  # noqa: E731 (drop seconds)
+    assert strip((tmp_path / "b" / "g.csv").read_text()) == strip((tmp_path / "a" / "g.csv").read_text())
+    with pytest.raises(ValueError, match="finished run of 40 steps"):
+        train_group("g", runs, 30, tmp_path / "b", eval_every=10, checkpoint_every=100, progress=False)
+
+
 def test_saved_agent_round_trip_and_plays_leduc(tmp_path, evaluator: ExactEvaluator) -> None:
     torch.set_num_threads(1)
     solver = RNaDSolver(make_leduc_env, [RNaDConfig(**SMALL, reg_update_interval=5)], [2])

@@ -3,9 +3,10 @@
 A *group* is a list of runs (name, config, seed) trained together by one ``RNaDSolver`` (one
 process). It writes ``<out>/<group>.csv`` (exploitability of every run's regularisation and target
 policies every ``eval_every`` steps), a checkpoint ``<out>/<group>.pt`` every ``checkpoint_every``
-steps, and on completion ``<out>/<group>.done.json`` plus each run's final policy
+steps and at the end, and on completion ``<out>/<group>.done.json`` plus each run's final policy
 ``<out>/<run>.npz``. A finished group is never redone; an interrupted one resumes from its
-checkpoint (the result is the same as an uninterrupted run: all randomness is in the checkpoint).
+checkpoint, and a finished one asked for more steps continues from its final checkpoint (either way
+the result is the same as one uninterrupted run: all randomness is in the checkpoint).
 """
 
 from __future__ import annotations
@@ -113,17 +114,22 @@ def train_group(
         done = json.loads(done_path.read_text())
         if done["steps"] == steps:
             return done
-        raise ValueError(f"{done_path} holds a finished run of {done['steps']} steps, not {steps}: use another --out")
+        if done["steps"] > steps or not ckpt_path.exists():
+            raise ValueError(
+                f"{done_path} holds a finished run of {done['steps']} steps; it can only be continued to more steps "
+                f"from its checkpoint {ckpt_path.name} (present: {ckpt_path.exists()}): use another --out"
+            )
     solver = RNaDSolver(make_env, [r.config for r in runs], [r.seed for r in runs])
     evaluator = ExactEvaluator.for_env(solver.envs[0])
     rows: list[dict[str, Any]] = []
     seconds = 0.0
     if ckpt_path.exists():
         state = torch.load(ckpt_path, weights_only=False)
-        if state["steps"] != steps:
-            raise ValueError(f"{ckpt_path} belongs to a {state['steps']}-step run, not {steps}: use another --out")
+        if state["solver"]["learner_steps"] > steps:
+            raise ValueError(f"{ckpt_path} is at step {state['solver']['learner_steps']}, beyond {steps}: use another --out")
         solver.load_state_dict(state["solver"])
         rows, seconds = state["rows"], state["seconds"]
+        done_path.unlink(missing_ok=True)  # being continued: no longer finished
 
     def evaluate() -> None:
         reg = evaluator.many(solver.policies("reg", evaluator.obs, evaluator.legal))
@@ -137,7 +143,7 @@ def train_group(
 
     def checkpoint() -> None:
         tmp = ckpt_path.with_suffix(".pt.tmp")
-        torch.save({"steps": steps, "solver": solver.state_dict(), "rows": rows, "seconds": seconds}, tmp)
+        torch.save({"solver": solver.state_dict(), "rows": rows, "seconds": seconds}, tmp)
         os.replace(tmp, ckpt_path)
         _write_csv(csv_path, rows)
 
@@ -154,7 +160,7 @@ def train_group(
         seconds = time.perf_counter() - start
         if solver.learner_steps % eval_every == 0 or solver.learner_steps == steps:
             evaluate()
-        if solver.learner_steps % checkpoint_every == 0 and solver.learner_steps < steps:
+        if solver.learner_steps % checkpoint_every == 0 or solver.learner_steps == steps:
             checkpoint()
         if bar is not None and solver.learner_steps % 100 == 0:
             bar.update(solver.learner_steps - bar.n)
@@ -174,7 +180,6 @@ def train_group(
         )
     done = {"group": group, "steps": steps, "seconds": seconds, "runs": [r.name for r in runs], "final": final}
     done_path.write_text(json.dumps(done, indent=1))
-    ckpt_path.unlink(missing_ok=True)
     return done
 
 
