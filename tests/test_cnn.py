@@ -354,3 +354,85 @@ def test_cli_train_and_evaluate(tmp_path, capsys) -> None:
         assert (run / "eval" / name).exists()
     with pytest.raises(SystemExit):
         main(["evaluate", "--dir", str(run), "--hands", "3"])
+
+
+# ---- gating ---------------------------------------------------------------------------------------
+def test_gate_passes_only_a_significant_win() -> None:
+    from agent_zoo.cnn.gating import GateMatch, gate_passed, run_gate
+
+    game = make_game()
+    decks, buttons = draw_deals(150, np.random.default_rng(3))
+    heuristic, rand = Player("heuristic", "heuristic"), Player("random", "random")
+    # the heuristic beats random by about 11 BB/hand (docs/results/cnn.md): it must pass, random must not
+    win = run_gate(game, heuristic, [rand], decks, buttons, [np.random.default_rng(4)])
+    lose = run_gate(game, rand, [heuristic], decks, buttons, [np.random.default_rng(4)])
+    assert win[0].hands == 300 and win[0].mean_bb - win[0].ci95 > 0 and gate_passed(win)
+    assert not gate_passed(lose) and lose[0].mean_bb < 0
+    assert not GateMatch("x", 0.0, 0.0, 10).passed  # an exact tie is no win
+    assert not gate_passed([GateMatch("a", 1.0, 0.5, 10), GateMatch("b", 0.4, 0.5, 10)])  # must beat all
+    assert not gate_passed([])
+    with pytest.raises(ValueError, match="one rng per opponent"):
+        run_gate(game, heuristic, [rand], decks, buttons, [])
+    with pytest.raises(ValueError, match="gate_hands"):
+        replace(PRESETS["tiny"], gate_hands=3)
+
+
+def test_gating_retrains_a_refused_candidate_and_resumes(tmp_path, monkeypatch) -> None:
+    from agent_zoo.cnn.gating import GateMatch
+
+    base = replace(PRESETS["tiny"], batch_size=8)
+    Trainer(base, tmp_path / "plain", show_progress=False).run()
+    cfg = replace(base, gate_hands=4, gate_attempts=3)
+    calls: list[tuple[str, int]] = []
+
+    def scripted_gate(game, candidate, opponents, decks, buttons, rngs):  # refuse attempt 0, accept attempt 1
+        calls.append((candidate.name, len(decks)))
+        won = len(calls) == 2
+        assert [o.name for o in opponents] == ["heuristic", "cnn1"] and all(o.explore == 0 for o in opponents[1:])
+        return [GateMatch(o.name, 1.0 if won else -1.0, 0.5, 2 * len(decks)) for o in opponents]
+
+    monkeypatch.setattr(train_mod, "run_gate", scripted_gate)
+    t = Trainer(cfg, tmp_path / "gated", show_progress=False)
+    t.run()
+    run = tmp_path / "gated"
+    assert calls == [("cnn2", 2), ("cnn2", 2)]
+    assert (run / "gen_2.try0.pt").exists() and (run / "gen_2.try1.pt").exists()
+    assert not (run / "gen_2.try2.pt").exists()
+    ckpt = torch.load(run / "gen_2.pt", weights_only=False)
+    assert ckpt["attempts"] == 2 and [r["passed"] for r in ckpt["gate"]] == [False, True]
+    assert len((run / "gate.jsonl").read_text().splitlines()) == 2
+    accepted, try0 = load_generation(run / "gen_2.pt")[0], load_generation(run / "gen_2.try0.pt")[0]
+    plain = load_generation(tmp_path / "plain" / "gen_2.pt")[0]
+    for a, b, c in zip(accepted.parameters(), load_generation(run / "gen_2.try1.pt")[0].parameters(), try0.parameters()):
+        torch.testing.assert_close(a, b, rtol=0, atol=0)
+        assert not torch.equal(a, c)  # attempt 1 trained further
+    for a, b in zip(try0.parameters(), plain.parameters()):  # attempt 0 is exactly the ungated generation
+        torch.testing.assert_close(a, b, rtol=0, atol=0)
+    # attempt 1 trained on fresh hands of every pairing
+    d0, d1 = t.generation_data(2, 0), t.generation_data(2, 1)
+    assert d0.num_hands == d1.num_hands == 3 * cfg.hands_per_pairing
+    assert not np.array_equal(d0.deck, d1.deck)
+
+    # interrupted inside attempt 1's training: the resumed run re-plays no gate and ends bit-identical
+    calls.clear()
+    monkeypatch.setattr(train_mod, "CHECKPOINT_BATCHES", 1)
+    real = train_mod.encode_samples
+
+    batches_in_try1 = {"n": 0}
+
+    def flaky(*args, **kwargs):
+        if (tmp_path / "cut" / "gen_2.try0.pt").exists() and len(calls) == 1:
+            batches_in_try1["n"] += 1
+            if batches_in_try1["n"] == 3:
+                raise KeyboardInterrupt
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(train_mod, "encode_samples", flaky)
+    with pytest.raises(KeyboardInterrupt):
+        Trainer(cfg, tmp_path / "cut", show_progress=False).run()
+    assert (tmp_path / "cut" / "gen_2.try1.partial.pt").exists() and not (tmp_path / "cut" / "gen_2.pt").exists()
+    monkeypatch.setattr(train_mod, "encode_samples", real)
+    Trainer(cfg, tmp_path / "cut", show_progress=False).run()
+    assert len(calls) == 2  # attempt 0's gate was read back from gate.jsonl, attempt 1's played once
+    for a, b in zip(accepted.parameters(), load_generation(tmp_path / "cut" / "gen_2.pt")[0].parameters()):
+        torch.testing.assert_close(a, b, rtol=0, atol=0)

@@ -64,6 +64,14 @@ class CNNConfig:
     parallel_hands: int = 64
     # Hands per stored data chunk (a chunk is the unit of resuming self-play).
     chunk_hands: int = 5_000
+    # Gating (AlphaGo Zero's evaluator): hands of each duplicate-deal match (deals x 2 seatings) in which a
+    # candidate generation k >= 2 must beat the heuristic and every earlier generation with 95%
+    # confidence before it is accepted; 0 turns gating off (generation k is accepted as trained).
+    gate_hands: int = 0
+    # Training rounds a gated candidate gets: after a failed gate it trains ``epochs`` more on
+    # ``hands_per_pairing`` fresh hands of every pairing and is re-tested on fresh deals; the last
+    # round's candidate is accepted even when it fails (logged in gate.jsonl and the checkpoint).
+    gate_attempts: int = 3
     # Master seed (numpy SeedSequence per chunk / generation; torch.manual_seed per generation).
     seed: int = 0
 
@@ -73,6 +81,11 @@ class CNNConfig:
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 raise ValueError(f"{name} must be an integer >= 1, got {value!r}")
+        if isinstance(self.gate_attempts, bool) or not isinstance(self.gate_attempts, int) or self.gate_attempts < 1:
+            raise ValueError(f"gate_attempts must be an integer >= 1, got {self.gate_attempts!r}")
+        if isinstance(self.gate_hands, bool) or not isinstance(self.gate_hands, int) or self.gate_hands < 0 \
+                or self.gate_hands % 2 or self.gate_hands == 2:
+            raise ValueError(f"gate_hands must be 0 (no gating) or an even integer >= 4, got {self.gate_hands!r}")
         if self.big_blind < self.small_blind or self.stack < self.big_blind:
             raise ValueError(f"need small_blind <= big_blind <= stack, got {self.small_blind}, {self.big_blind}, {self.stack}")
         if not 0.0 <= self.explore <= 1.0:

@@ -22,10 +22,10 @@ from typing import Any
 import numpy as np
 
 from agent_zoo.cnn.config import CNNConfig
-from agent_zoo.cnn.selfplay import Player, draw_deals, make_game, play_hands
+from agent_zoo.cnn.gating import mean_ci
+from agent_zoo.cnn.selfplay import Player, draw_deals, duplicate_match, make_game
 from agent_zoo.cnn.train import load_generation
 
-Z95 = 1.959963984540054
 KIND_LABELS = ("fold", "check", "call", "bet", "raise")
 SIZE_BINS = (0.0, 0.5, 1.0, 2.0, 4.0, np.inf)  # chips a bet/raise adds / pot before it
 SIZE_LABELS = ("<1/2 pot", "1/2-1 pot", "1-2 pots", "2-4 pots", ">=4 pots")
@@ -89,14 +89,6 @@ class RoundRobin:
                 "seconds": self.seconds.tolist(), "kinds": self.kinds, "sizes": self.sizes}
 
 
-def duplicate_match(game: Any, a: Player, b: Player, decks: np.ndarray, buttons: np.ndarray,
-                    rng: np.random.Generator, stats: bool = True, progress: Any = None) -> tuple[np.ndarray, list]:
-    """Per-deal mean chips of ``a`` over the two seatings, and the two play logs."""
-    first = play_hands(game, (a, b), decks, buttons, rng, parallel=128, stats=stats, progress=progress)
-    second = play_hands(game, (b, a), decks, buttons, rng, parallel=128, stats=stats, progress=progress)
-    return (first.chips[:, 0] + second.chips[:, 1]) / 2.0, [first, second]
-
-
 def round_robin(players: list[Player], hands: int, seed: int, cfg: CNNConfig, show: bool = True) -> RoundRobin:
     """Every pair of ``players`` on the same ``hands / 2`` deals, each played with both seatings."""
     from tqdm import tqdm
@@ -115,9 +107,7 @@ def round_robin(players: list[Player], hands: int, seed: int, cfg: CNNConfig, sh
         t0 = time.perf_counter()
         rng = np.random.default_rng(np.random.SeedSequence([seed, 1, k]))
         chips, logs = duplicate_match(game, players[i], players[j], decks, buttons, rng, progress=bar.update)
-        bb = chips / cfg.big_blind
-        m = float(bb.mean())
-        h = Z95 * float(bb.std(ddof=1)) / np.sqrt(deals) if deals > 1 else float("inf")
+        m, h = mean_ci(chips, cfg.big_blind)
         mean[i, j], mean[j, i], ci[i, j], ci[j, i] = m, -m, h, h
         secs[i, j] = secs[j, i] = time.perf_counter() - t0
         for log in logs:

@@ -236,3 +236,11 @@ def play_hands(
                     if progress is not None:
                         progress(1)
     return log
+
+
+def duplicate_match(game: Any, a: Player, b: Player, decks: np.ndarray, buttons: np.ndarray,
+                    rng: np.random.Generator, stats: bool = True, progress: Any = None) -> tuple[np.ndarray, list]:
+    """Per-deal mean chips of ``a`` over the two seatings, and the two play logs."""
+    first = play_hands(game, (a, b), decks, buttons, rng, parallel=128, stats=stats, progress=progress)
+    second = play_hands(game, (b, a), decks, buttons, rng, parallel=128, stats=stats, progress=progress)
+    return (first.chips[:, 0] + second.chips[:, 1]) / 2.0, [first, second]

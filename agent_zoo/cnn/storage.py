@@ -59,10 +59,15 @@ class HandStore:
 
     def head(self, hands: int) -> HandStore:
         """The first ``hands`` hands."""
-        hands = min(hands, self.num_hands)
-        end = int(self.start[hands])
-        return HandStore(self.deck[:hands], self.button[:hands], self.seat_players[:hands], self.start[: hands + 1],
-                         self.seat[:end], self.kind[:end], self.raise_to[:end], self.target[:end])
+        return self.hands(0, min(hands, self.num_hands))
+
+    def hands(self, lo: int, hi: int) -> HandStore:
+        """Hands ``lo`` to ``hi - 1``, action offsets rebased to 0."""
+        if not 0 <= lo <= hi <= self.num_hands:
+            raise ValueError(f"hands(lo, hi) needs 0 <= lo <= hi <= {self.num_hands}, got lo={lo}, hi={hi}")
+        a, b = int(self.start[lo]), int(self.start[hi])
+        return HandStore(self.deck[lo:hi], self.button[lo:hi], self.seat_players[lo:hi], self.start[lo : hi + 1] - a,
+                         self.seat[a:b], self.kind[a:b], self.raise_to[a:b], self.target[a:b])
 
     @staticmethod
     def concat(stores: Sequence[HandStore]) -> HandStore:
