@@ -13,7 +13,7 @@ from agent_zoo.rnad.__main__ import main
 from agent_zoo.rnad.agent import RNaDAgent
 from agent_zoo.rnad.config import RNaDConfig, variant_config
 from agent_zoo.rnad.evaluate import ExactEvaluator
-from agent_zoo.rnad.experiment import RunSpec, make_leduc_env, train_group
+from agent_zoo.rnad.experiment import RunSpec, make_leduc_env, summarize, train_group
 from agent_zoo.rnad.learner import RNaDSolver
 from poker_envs import leduc_holdem_v0
 
@@ -188,3 +188,21 @@ def test_saved_policy_agent_needs_no_torch() -> None:
 
     code = "import sys, agent_zoo.rnad; from agent_zoo.rnad import RNaDAgent; assert 'torch' not in sys.modules"
     assert subprocess.run([sys.executable, "-c", code], capture_output=True).returncode == 0
+
+
+def test_summary_checks_the_goal_per_seed_by_hand() -> None:
+    # Steps 0..10, last fifth = steps 8, 9, 10. R-NaD ends at 1.0 (seed 0) and 0.5 (seed 1).
+    rows = []
+    for seed, (rnad_tail, ema_tail) in enumerate((((2.0, 0.0, 1.0), (0.9, 0.8, 0.7)), ((1.0, 0.0, 0.5), (0.6, 0.6, 0.6)))):
+        for variant, tail in (("rnad", rnad_tail), ("two-stage-ema", ema_tail)):
+            for step in range(11):
+                value = tail[step - 8] if step >= 8 else 3.0
+                rows.append({"variant": variant, "seed": seed, "step": step, "exploitability": value})
+    summary = summarize(rows, ["rnad", "two-stage-ema"], steps=10)
+    ema = summary["variants"]["two-stage-ema"]
+    assert ema["seeds"][0]["final"] == 0.7 and summary["variants"]["rnad"]["seeds"][1]["final"] == 0.5
+    assert ema["vs_rnad"]["0"]["final_below"] is True and ema["vs_rnad"]["1"]["final_below"] is False
+    # std of (0.9, 0.8, 0.7) over std of (2, 0, 1); a constant tail has std 0.
+    assert ema["vs_rnad"]["0"]["std_ratio"] == pytest.approx(np.std([0.9, 0.8, 0.7]) / np.std([2.0, 0.0, 1.0]))
+    assert ema["vs_rnad"]["1"]["std_ratio"] == 0.0
+    assert "vs_rnad" not in summary["variants"]["rnad"]

@@ -69,6 +69,10 @@ def main(argv: list[str] | None = None) -> int:
         finals = ", ".join(f"{d['final']:.3f}" for d in v["seeds"].values())
         stds = ", ".join(f"{d['last_fifth_std']:.3f}" for d in v["seeds"].values())
         print(f"{name:26s} final [{finals}]  last-fifth std [{stds}]")
+        if "vs_rnad" in v:
+            below = ", ".join(str(d["final_below"]) for d in v["vs_rnad"].values())
+            ratio = ", ".join(f"{d['std_ratio']:.2f}" for d in v["vs_rnad"].values())
+            print(f"{'':26s} vs rnad: final below [{below}]  std / rnad std [{ratio}]")
     return 0
 
 

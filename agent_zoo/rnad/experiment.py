@@ -241,6 +241,18 @@ def summarize(rows: Sequence[dict[str, Any]], variants: Sequence[str], steps: in
         finals = [d["final"] for d in per_seed.values()]
         stds = [d["last_fifth_std"] for d in per_seed.values()]
         out["variants"][v] = {"seeds": per_seed, "final_mean": float(np.mean(finals)), "last_fifth_std_mean": float(np.mean(stds))}
+    base = out["variants"].get("rnad")
+    for v, d in out["variants"].items():
+        if base is None or v == "rnad" or set(d["seeds"]) != set(base["seeds"]):
+            continue
+        # The goal, per seed: final below R-NaD's final, last-fifth std at most half of R-NaD's.
+        d["vs_rnad"] = {
+            str(seed): {
+                "final_below": bool(x["final"] < base["seeds"][seed]["final"]),
+                "std_ratio": float(x["last_fifth_std"] / base["seeds"][seed]["last_fifth_std"]),
+            }
+            for seed, x in d["seeds"].items()
+        }
     return out
 
 
