@@ -206,3 +206,19 @@ def test_summary_checks_the_goal_per_seed_by_hand() -> None:
     assert ema["vs_rnad"]["0"]["std_ratio"] == pytest.approx(np.std([0.9, 0.8, 0.7]) / np.std([2.0, 0.0, 1.0]))
     assert ema["vs_rnad"]["1"]["std_ratio"] == 0.0
     assert "vs_rnad" not in summary["variants"]["rnad"]
+
+
+def test_summary_command_reads_a_log_at_shorter_budgets(tmp_path, capsys) -> None:
+    path = tmp_path / "fig3.csv"
+    lines = ["step,run,variant,seed,exploitability"]
+    for step in range(0, 11):
+        lines.append(f"{step},rnad_seed0,rnad,0,{1.0 if step < 5 else 2.0}")
+        lines.append(f"{step},two-stage-ema_seed0,two-stage-ema,0,1.5")
+    path.write_text("\n".join(lines) + "\n")
+    assert main(["summary", str(path), "--steps", "4", "10"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    # At T = 4 R-NaD ends at 1.0 (EMA's 1.5 is not below); at T = 10 it ends at 2.0 (EMA is below).
+    assert out[0] == "T = 4" and "final below [False]" in out[3]
+    assert out[4] == "T = 10" and "final below [True]" in out[7]
+    with pytest.raises(SystemExit):
+        main(["summary", str(path), "--steps", "11"])

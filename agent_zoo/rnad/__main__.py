@@ -42,11 +42,26 @@ def main(argv: list[str] | None = None) -> int:
     ex.add_argument("--steps", type=int, default=20_000)
     ex.add_argument("--out", default="docs/results/rnad")
     ex.add_argument("--jobs", type=int, default=1, help="processes (each trains its share of the runs together)")
+    su = sub.add_parser("summary", help="a finished log read at shorter budgets T (final and last fifth taken up to T)")
+    su.add_argument("csv", nargs="+", help="experiment CSV log(s) of one figure")
+    su.add_argument("--steps", type=int, nargs="+", required=True, help="budgets T, each at most the logged steps")
     for p in (tr, ex):
         p.add_argument("--eval-every", type=int, default=500, help="learner steps between exact evaluations")
         p.add_argument("--threads", type=int, default=1, help="torch threads (1 keeps runs reproducible and cheap)")
         p.add_argument("--set", action="append", default=[], metavar="FIELD=VALUE", help="override an RNaDConfig field")
     args = parser.parse_args(argv)
+    if args.command == "summary":
+        from agent_zoo.rnad.experiment import read_logs, summarize
+
+        rows = read_logs(args.csv)
+        variants = list(dict.fromkeys(r["variant"] for r in rows))
+        last = max(int(r["step"]) for r in rows)
+        for steps in args.steps:
+            if not 1 <= steps <= last:
+                parser.error(f"--steps must be in [1, {last}] (the logged steps), got {steps}")
+            print(f"T = {steps}")
+            print_summary(summarize([r for r in rows if int(r["step"]) <= steps], variants, steps))
+        return 0
     if args.threads < 1:
         parser.error(f"--threads must be >= 1, got {args.threads}")
     import torch
@@ -64,7 +79,12 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     from agent_zoo.rnad.experiment import run_figure
 
-    summary = run_figure(args.figure, args.steps, args.out, args.jobs, args.eval_every, **overrides)
+    print_summary(run_figure(args.figure, args.steps, args.out, args.jobs, args.eval_every, **overrides))
+    return 0
+
+
+def print_summary(summary: dict[str, Any]) -> None:
+    """One line per variant (finals and last-fifth stds per seed), plus the goal check against R-NaD."""
     for name, v in summary["variants"].items():
         finals = ", ".join(f"{d['final']:.3f}" for d in v["seeds"].values())
         stds = ", ".join(f"{d['last_fifth_std']:.3f}" for d in v["seeds"].values())
@@ -73,7 +93,6 @@ def main(argv: list[str] | None = None) -> int:
             below = ", ".join(str(d["final_below"]) for d in v["vs_rnad"].values())
             ratio = ", ".join(f"{d['std_ratio']:.2f}" for d in v["vs_rnad"].values())
             print(f"{'':26s} vs rnad: final below [{below}]  std / rnad std [{ratio}]")
-    return 0
 
 
 if __name__ == "__main__":

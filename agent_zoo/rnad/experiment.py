@@ -215,10 +215,7 @@ def run_figure(
         with ProcessPoolExecutor(len(tasks), mp_context=mp.get_context("spawn")) as pool:
             results = list(pool.map(_group_worker, tasks))
     wall = time.perf_counter() - start
-    rows = []
-    for task in tasks:
-        with open(out / f"{task[0]}.csv", newline="") as f:
-            rows.extend(csv.DictReader(f))
+    rows = read_logs([out / f"{task[0]}.csv" for task in tasks])
     summary = summarize(rows, list(variants), steps)
     summary.update({"figure": figure, "steps": steps, "wall_seconds_this_call": wall,
                     "group_seconds": {r["group"]: r["seconds"] for r in results}})  # fmt: skip
@@ -227,6 +224,20 @@ def run_figure(
     title = f"Figure {figure}: Leduc, {steps} steps, seeds {list(seeds)}" + (f"\n{changed}" if changed else "")
     plot_figure(rows, list(variants), out / f"fig{figure}.png", title)
     return summary
+
+
+def read_logs(paths: Sequence[str | Path]) -> list[dict[str, Any]]:
+    """The rows of one or more experiment CSV logs."""
+    rows: list[dict[str, Any]] = []
+    for path in paths:
+        with open(path, newline="") as f:
+            rows.extend(csv.DictReader(f))
+    return rows
+
+
+def _ratio(a: float, b: float) -> float:
+    """a / b, with 0 / 0 = 0 and a / 0 = inf for a > 0."""
+    return float(a / b) if b > 0 else (0.0 if a == 0 else float("inf"))
 
 
 def summarize(rows: Sequence[dict[str, Any]], variants: Sequence[str], steps: int) -> dict[str, Any]:
@@ -249,7 +260,7 @@ def summarize(rows: Sequence[dict[str, Any]], variants: Sequence[str], steps: in
         d["vs_rnad"] = {
             str(seed): {
                 "final_below": bool(x["final"] < base["seeds"][seed]["final"]),
-                "std_ratio": float(x["last_fifth_std"] / base["seeds"][seed]["last_fifth_std"]),
+                "std_ratio": _ratio(x["last_fifth_std"], base["seeds"][seed]["last_fifth_std"]),
             }
             for seed, x in d["seeds"].items()
         }
