@@ -385,7 +385,7 @@ def test_gating_retrains_a_refused_candidate_and_resumes(tmp_path, monkeypatch) 
     cfg = replace(base, gate_hands=4, gate_attempts=3)
     calls: list[tuple[str, int]] = []
 
-    def scripted_gate(game, candidate, opponents, decks, buttons, rngs):  # refuse attempt 0, accept attempt 1
+    def scripted_gate(game, candidate, opponents, decks, buttons, rngs, progress=None):  # refuse attempt 0, accept attempt 1
         calls.append((candidate.name, len(decks)))
         won = len(calls) == 2
         assert [o.name for o in opponents] == ["heuristic", "cnn1"] and all(o.explore == 0 for o in opponents[1:])
@@ -436,3 +436,18 @@ def test_gating_retrains_a_refused_candidate_and_resumes(tmp_path, monkeypatch) 
     assert len(calls) == 2  # attempt 0's gate was read back from gate.jsonl, attempt 1's played once
     for a, b in zip(accepted.parameters(), load_generation(tmp_path / "cut" / "gen_2.pt")[0].parameters()):
         torch.testing.assert_close(a, b, rtol=0, atol=0)
+
+
+def test_allin_ev_changes_only_showdowns_decided_before_the_river() -> None:
+    game = make_game()
+    decks, buttons = draw_deals(60, np.random.default_rng(5))
+    rand = (Player("random", "random"), Player("random2", "random"))
+    log = play_hands(game, rand, decks, buttons, np.random.default_rng(6), allin_ev=64)
+    plain = play_hands(game, rand, decks, buttons, np.random.default_rng(6))
+    np.testing.assert_array_equal(log.chips, plain.chips)  # the play is unchanged
+    np.testing.assert_allclose(log.ev_chips.sum(axis=1), 0.0, atol=1e-9)
+    changed = np.any(log.ev_chips != log.chips, axis=1)
+    assert 0 < changed.sum() < len(decks)  # random players go all-in before the river in some hands only
+    # an adjusted result is the stake times (2 x equity - 1): never more than the realized win or loss
+    won = changed & (log.chips[:, 0] != 0)
+    assert np.all(np.abs(log.ev_chips[won, 0]) <= np.abs(log.chips[won, 0]) + 1e-9)

@@ -23,6 +23,9 @@ def main(argv: list[str] | None = None) -> int:
     ev.add_argument("--candidates", choices=("full", "subset"), default="full", help="candidate actions CNN players score")
     ev.add_argument("--seed", type=int, default=12345)
     ev.add_argument("--threads", type=int, default=1)
+    ev.add_argument("--allin-ev", type=int, default=0, metavar="BOARDS",
+                    help="score showdowns decided before the river by their equity (BOARDS random boards "
+                         "pre-flop; 0: realized chips, the default)")
     ev.add_argument("--out", default=None, help="where to write results.json and the PNGs (default: DIR/eval)")
     args = parser.parse_args(argv)
 
@@ -49,7 +52,9 @@ def main(argv: list[str] | None = None) -> int:
 
         if args.hands < 2 or args.hands % 2:
             parser.error("--hands must be an even number >= 2 (each deal is played twice, seats swapped)")
-        result = evaluate_dir(args.dir, args.hands, args.candidates, args.seed, args.out)
+        if args.allin_ev < 0:
+            parser.error("--allin-ev must be >= 0 (0: realized chips)")
+        result = evaluate_dir(args.dir, args.hands, args.candidates, args.seed, args.out, allin_ev=args.allin_ev or None)
         print(result.table())
         print(f"({time.perf_counter() - t0:.0f} s)")
     return 0

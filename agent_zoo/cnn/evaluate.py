@@ -42,11 +42,13 @@ class RoundRobin:
     seconds: np.ndarray  # time each pair took
     kinds: dict[str, list[int]] = field(default_factory=dict)  # fold/check/call/bet/raise counts
     sizes: dict[str, list[int]] = field(default_factory=dict)  # bet-size bin counts
+    allin_ev: int | None = None  # boards of the all-in adjustment (None: realized chips)
 
     def table(self) -> str:
         w = 11
+        adjusted = ", all-in adjusted" if self.allin_ev else ""
         lines = [f"mean big blinds per hand of the row player (±95% CI), {self.hands} hands per pair "
-                 f"({self.hands // 2} duplicate deals)", " " * w + "".join(f"{n:>16}" for n in self.names)]
+                 f"({self.hands // 2} duplicate deals{adjusted})", " " * w + "".join(f"{n:>16}" for n in self.names)]
         for i, a in enumerate(self.names):
             cells = ["-" if i == j else f"{self.mean[i, j]:+.2f}±{self.ci95[i, j]:.2f}" for j in range(len(self.names))]
             lines.append(f"{a:<{w}}" + "".join(f"{c:>16}" for c in cells))
@@ -86,11 +88,17 @@ class RoundRobin:
 
     def to_dict(self) -> dict[str, Any]:
         return {"names": self.names, "mean": self.mean.tolist(), "ci95": self.ci95.tolist(), "hands": self.hands,
-                "seconds": self.seconds.tolist(), "kinds": self.kinds, "sizes": self.sizes}
+                "seconds": self.seconds.tolist(), "kinds": self.kinds, "sizes": self.sizes,
+                "allin_ev": self.allin_ev}
 
 
-def round_robin(players: list[Player], hands: int, seed: int, cfg: CNNConfig, show: bool = True) -> RoundRobin:
-    """Every pair of ``players`` on the same ``hands / 2`` deals, each played with both seatings."""
+def round_robin(players: list[Player], hands: int, seed: int, cfg: CNNConfig, show: bool = True,
+                allin_ev: int | None = None) -> RoundRobin:
+    """Every pair of ``players`` on the same ``hands / 2`` deals, each played with both seatings.
+
+    ``allin_ev``: score a showdown decided before the river by its expectation over the cards to come
+    (this many random boards for a pre-flop all-in; an unbiased, lower-variance estimate of the same
+    mean, since no decision depends on those cards)."""
     from tqdm import tqdm
 
     game = make_game(cfg.small_blind, cfg.big_blind, cfg.stack)
@@ -106,7 +114,8 @@ def round_robin(players: list[Player], hands: int, seed: int, cfg: CNNConfig, sh
         bar.set_postfix_str(f"{players[i].name} v {players[j].name}")
         t0 = time.perf_counter()
         rng = np.random.default_rng(np.random.SeedSequence([seed, 1, k]))
-        chips, logs = duplicate_match(game, players[i], players[j], decks, buttons, rng, progress=bar.update)
+        chips, logs = duplicate_match(game, players[i], players[j], decks, buttons, rng, progress=bar.update,
+                                      allin_ev=allin_ev)
         m, h = mean_ci(chips, cfg.big_blind)
         mean[i, j], mean[j, i], ci[i, j], ci[j, i] = m, -m, h, h
         secs[i, j] = secs[j, i] = time.perf_counter() - t0
@@ -117,7 +126,7 @@ def round_robin(players: list[Player], hands: int, seed: int, cfg: CNNConfig, sh
                 sizes[name] += np.histogram(ratios, bins=SIZE_BINS)[0]
     bar.close()
     return RoundRobin([p.name for p in players], mean, ci, hands, secs,
-                      {k: v.tolist() for k, v in kinds.items()}, {k: v.tolist() for k, v in sizes.items()})
+                      {k: v.tolist() for k, v in kinds.items()}, {k: v.tolist() for k, v in sizes.items()}, allin_ev)
 
 
 def generation_paths(run_dir: str | Path) -> list[Path]:
@@ -129,7 +138,7 @@ def generation_paths(run_dir: str | Path) -> list[Path]:
 
 
 def evaluate_dir(run_dir: str | Path, hands: int, candidates: str = "full", seed: int = 12345,
-                 out: str | Path | None = None, show: bool = True) -> RoundRobin:
+                 out: str | Path | None = None, show: bool = True, allin_ev: int | None = None) -> RoundRobin:
     """Round robin of random, heuristic and every generation of ``run_dir``; writes JSON and PNGs."""
     run_dir = Path(run_dir)
     cfg = CNNConfig.from_dict(json.loads((run_dir / "config.json").read_text()))
@@ -138,7 +147,7 @@ def evaluate_dir(run_dir: str | Path, hands: int, candidates: str = "full", seed
         net, ckpt = load_generation(path)
         players.append(Player(f"cnn{ckpt['generation']}", "cnn", net, candidates, cfg.raise_fractions,
                               exact_fold=cfg.exact_fold))
-    result = round_robin(players, hands, seed, cfg, show)
+    result = round_robin(players, hands, seed, cfg, show, allin_ev)
     out = Path(out) if out is not None else run_dir / "eval"
     out.mkdir(parents=True, exist_ok=True)
     (out / "results.json").write_text(json.dumps({**result.to_dict(), "candidates": candidates, "seed": seed}, indent=1))

@@ -46,14 +46,14 @@ def gate_passed(matches: list[GateMatch]) -> bool:
 
 
 def run_gate(game: Any, candidate: Player, opponents: list[Player], decks: np.ndarray, buttons: np.ndarray,
-             rngs: list[np.random.Generator]) -> list[GateMatch]:
+             rngs: list[np.random.Generator], progress: Any = None) -> list[GateMatch]:
     """Duplicate matches of ``candidate`` against each opponent on the same deals (``rngs``: one per
     opponent, for the players' exploration-free play and the random player's choices)."""
     if len(rngs) != len(opponents):
         raise ValueError(f"need one rng per opponent, got {len(rngs)} for {len(opponents)}")
     out = []
     for opp, rng in zip(opponents, rngs):
-        chips, _ = duplicate_match(game, candidate, opp, decks, buttons, rng, stats=False)
+        chips, _ = duplicate_match(game, candidate, opp, decks, buttons, rng, stats=False, progress=progress)
         m, h = mean_ci(chips, game.config.big_blind)
         out.append(GateMatch(opp.name, m, h, 2 * len(decks)))
     return out

@@ -124,6 +124,9 @@ class PlayLog:
     """What a batch of hands produced."""
 
     chips: np.ndarray  # (H, 2) chips won (+) / lost (-) per seat
+    # (H, 2) with ``allin_ev``: ``chips`` with each showdown decided before the river replaced by its
+    # expectation over the cards to come (both holdings known); None otherwise
+    ev_chips: np.ndarray | None = None
     recorder: HandRecorder | None = None
     # per player name: counts of fold/check/call/bet/raise and the chips-added / pot-before of bets
     kinds: dict[str, np.ndarray] = field(default_factory=dict)
@@ -149,6 +152,7 @@ def play_hands(
     progress: Callable[[int], None] | None = None,
     equity_samples: int | None = None,
     blind_opponents: bool = False,
+    allin_ev: int | None = None,
 ) -> PlayLog:
     """Play hand h with ``players[0]`` at seat 0 on deck ``decks[h]`` and button ``buttons[h]``.
 
@@ -158,11 +162,13 @@ def play_hands(
     before the river (``equity.runout_equity``) instead of the realized one; ``PlayLog.chips`` stays
     realized. ``blind_opponents`` (with ``equity_samples``): a showdown against a card-blind opponent
     (heuristic, random) stores the result averaged over that opponent's possible holdings too
-    (``equity.blind_equity``).
+    (``equity.blind_equity``). ``allin_ev``: also fill ``PlayLog.ev_chips`` (all-in adjusted results,
+    this many random boards for a pre-flop all-in); the play itself is unchanged.
     """
     encoder = PokerCNNEncoder(game, dtype=np.uint8)
     n = len(decks)
-    log = PlayLog(np.zeros((n, 2), dtype=np.int64), HandRecorder() if record is not None else None)
+    log = PlayLog(np.zeros((n, 2), dtype=np.int64), recorder=HandRecorder() if record is not None else None,
+                  ev_chips=np.zeros((n, 2), dtype=np.float64) if allin_ev else None)
     if stats:
         for p in players:
             log.kinds.setdefault(p.name, np.zeros(5, dtype=np.int64))
@@ -217,6 +223,13 @@ def play_hands(
                 if s.current_player() == TERMINAL:
                     chips = s.chip_returns()
                     log.chips[h] = chips
+                    if log.ev_chips is not None:
+                        log.ev_chips[h] = chips
+                        if s.strengths is not None and board_at_last[h] < 5:
+                            ev_rng = np.random.default_rng([*(int(c) for c in decks[h]), 1])  # play's rng untouched
+                            eq = runout_equity(s.hole[0], s.hole[1], s.board[: board_at_last[h]], ev_rng, allin_ev)
+                            stake = min(s.contributed)
+                            log.ev_chips[h] = (stake * (2 * eq - 1), -stake * (2 * eq - 1))
                     if log.recorder is not None:
                         won = list(chips)
                         if equity_samples and s.strengths is not None:
@@ -239,8 +252,13 @@ def play_hands(
 
 
 def duplicate_match(game: Any, a: Player, b: Player, decks: np.ndarray, buttons: np.ndarray,
-                    rng: np.random.Generator, stats: bool = True, progress: Any = None) -> tuple[np.ndarray, list]:
-    """Per-deal mean chips of ``a`` over the two seatings, and the two play logs."""
-    first = play_hands(game, (a, b), decks, buttons, rng, parallel=128, stats=stats, progress=progress)
-    second = play_hands(game, (b, a), decks, buttons, rng, parallel=128, stats=stats, progress=progress)
-    return (first.chips[:, 0] + second.chips[:, 1]) / 2.0, [first, second]
+                    rng: np.random.Generator, stats: bool = True, progress: Any = None,
+                    allin_ev: int | None = None) -> tuple[np.ndarray, list]:
+    """Per-deal mean chips of ``a`` over the two seatings (all-in adjusted with ``allin_ev``, see
+    ``play_hands``), and the two play logs."""
+    first = play_hands(game, (a, b), decks, buttons, rng, parallel=128, stats=stats, progress=progress,
+                       allin_ev=allin_ev)
+    second = play_hands(game, (b, a), decks, buttons, rng, parallel=128, stats=stats, progress=progress,
+                        allin_ev=allin_ev)
+    x, y = (first.chips, second.chips) if allin_ev is None else (first.ev_chips, second.ev_chips)
+    return (x[:, 0] + y[:, 1]) / 2.0, [first, second]

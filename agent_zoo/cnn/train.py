@@ -316,8 +316,10 @@ class Trainer:
         opponents += [greedy(f"cnn{g}", self.player(g).net) for g in range(1, gen)]
         decks, buttons = draw_deals(c.gate_hands // 2, seed_rng(c, 3, gen, attempt))
         rngs = [seed_rng(c, 4, gen, attempt, k) for k in range(len(opponents))]
-        rec = gate_record(gen, attempt, run_gate(self.game, candidate, opponents, decks, buttons, rngs),
-                          time.perf_counter() - t0)
+        bar = self._bar(len(opponents) * 2 * len(decks), f"gate g{gen} try {attempt}", "hand")
+        matches = run_gate(self.game, candidate, opponents, decks, buttons, rngs, progress=bar.update)
+        bar.close()
+        rec = gate_record(gen, attempt, matches, time.perf_counter() - t0)
         with open(log, "a") as f:
             f.write(json.dumps(rec) + "\n")
         return rec
