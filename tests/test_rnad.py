@@ -15,6 +15,7 @@ from agent_zoo.rnad.config import RNaDConfig, variant_config
 from agent_zoo.rnad.evaluate import ExactEvaluator
 from agent_zoo.rnad.experiment import RunSpec, make_leduc_env, summarize, train_group
 from agent_zoo.rnad.learner import RNaDSolver
+from agent_zoo.rnad.numpy_net import post_process_policy
 from poker_envs import leduc_holdem_v0
 
 UNIFORM_EXPLOITABILITY = 2.373611  # OpenSpiel's exploitability (NashConv / 2) of the uniform Leduc policy
@@ -157,6 +158,12 @@ def test_saved_agent_round_trip_and_plays_leduc(tmp_path, evaluator: ExactEvalua
             assert obs["action_mask"][action] == 1
             env.step(action)
     assert decisions > 20
+    # Post-processed as OpenSpiel's R-NaD: saved with the file, and its matrix is the processed one.
+    pp = RNaDAgent.load(
+        RNaDAgent(loaded.layers, loaded.num_actions, loaded.activate_final, post_process=True).save(tmp_path / "pp.npz")
+    )
+    assert pp.post_process and not loaded.post_process
+    np.testing.assert_allclose(pp.policy(evaluator.obs, evaluator.legal), post_process_policy(policy_matrix))
 
 
 def test_agent_load_rejects_other_files(tmp_path) -> None:

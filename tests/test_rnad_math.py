@@ -8,6 +8,7 @@ import torch
 
 from agent_zoo.rnad.config import RNaDConfig
 from agent_zoo.rnad.learner import lerp_, reg_update_rate
+from agent_zoo.rnad.numpy_net import post_process_policy
 from agent_zoo.rnad.vtrace import neurd_loss, player_weights, reward_transform, v_trace
 
 
@@ -179,3 +180,49 @@ def test_config_rejects_bad_values_by_name() -> None:
         RNaDConfig(target_gamma=0.0)
     with pytest.raises(ValueError, match="unknown RNaDConfig fields"):
         RNaDConfig.from_dict({"etaa": 1.0})
+
+
+def test_post_process_policy_by_hand() -> None:
+    # Descending 0.5, 0.3, 0.2 of 32 units: ceil 16, ceil 9.6 = 10, then only 6 of ceil 6.4 = 7 remain.
+    out = post_process_policy(np.array([0.2, 0.5, 0.3]))
+    np.testing.assert_allclose(out, np.array([6, 16, 10]) / 32)
+    # 0.015 and 0.005 are under the 0.03 threshold: dropped, the rest renormalised (and exact in 32nds).
+    np.testing.assert_allclose(post_process_policy(np.array([0.98, 0.015, 0.005])), [1.0, 0.0, 0.0])
+    # Exact multiples stay put; an illegal action (0) stays 0.
+    np.testing.assert_allclose(post_process_policy(np.array([0.25, 0.0, 0.75])), [0.25, 0.0, 0.75])
+    # Every action under the threshold: the row is kept (then discretised: 40 x 1/40 -> 32 ones first).
+    flat = post_process_policy(np.full(40, 1 / 40))
+    assert flat.sum() == pytest.approx(1.0) and (flat[:32] == 1 / 32).all() and (flat[32:] == 0).all()
+    # Switched off entirely.
+    p = np.array([0.9, 0.07, 0.03])
+    np.testing.assert_array_equal(post_process_policy(p, threshold=0, discretization=0), p)
+
+
+def _post_process_loop(p: np.ndarray, threshold: float, units_total: int) -> np.ndarray:
+    """The same algorithm action by action, as OpenSpiel's description reads."""
+    p = p.copy()
+    if p.max() >= threshold:
+        p[p < threshold] = 0.0
+    p /= p.sum()
+    out = np.zeros_like(p)
+    left = units_total
+    for a in sorted(range(len(p)), key=lambda i: -p[i]):
+        x = min(int(np.ceil(p[a] * units_total - 1e-9)), left)
+        out[a] += x
+        left -= x
+    out[int(np.argmax(p))] += left
+    return out / units_total
+
+
+def test_post_process_policy_vectorised_equals_the_loop() -> None:
+    rng = np.random.default_rng(5)
+    logits = rng.normal(scale=3.0, size=(500, 3))
+    logits[rng.random((500, 3)) < 0.2] = -np.inf  # some illegal actions
+    logits[:, 0] = np.where(np.isinf(logits).all(axis=1), 0.0, logits[:, 0])
+    p = np.exp(logits - logits.max(axis=1, keepdims=True))
+    p /= p.sum(axis=1, keepdims=True)
+    got = post_process_policy(p)
+    want = np.stack([_post_process_loop(row, 0.03, 32) for row in p])
+    np.testing.assert_allclose(got, want, atol=1e-12)
+    np.testing.assert_allclose(got.sum(axis=1), 1.0)
+    assert (got[p == 0] == 0).all()

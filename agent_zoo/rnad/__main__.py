@@ -45,6 +45,8 @@ def main(argv: list[str] | None = None) -> int:
     su = sub.add_parser("summary", help="a finished log read at shorter budgets T (final and last fifth taken up to T)")
     su.add_argument("csv", nargs="+", help="experiment CSV log(s) of one figure")
     su.add_argument("--steps", type=int, nargs="+", required=True, help="budgets T, each at most the logged steps")
+    su.add_argument("--column", default="exploitability", choices=("exploitability", "pp_exploitability", "target_exploitability"),
+                    help="which logged exploitability (pp_: the reg policy post-processed as OpenSpiel's R-NaD)")
     for p in (tr, ex):
         p.add_argument("--eval-every", type=int, default=500, help="learner steps between exact evaluations")
         p.add_argument("--threads", type=int, default=1, help="torch threads (1 keeps runs reproducible and cheap)")
@@ -54,13 +56,15 @@ def main(argv: list[str] | None = None) -> int:
         from agent_zoo.rnad.experiment import read_logs, summarize
 
         rows = read_logs(args.csv)
+        if any(not r.get(args.column) for r in rows):
+            parser.error(f"--column {args.column}: not in every row of {args.csv} (older logs lack pp_exploitability)")
         variants = list(dict.fromkeys(r["variant"] for r in rows))
         last = max(int(r["step"]) for r in rows)
         for steps in args.steps:
             if not 1 <= steps <= last:
                 parser.error(f"--steps must be in [1, {last}] (the logged steps), got {steps}")
             print(f"T = {steps}")
-            print_summary(summarize([r for r in rows if int(r["step"]) <= steps], variants, steps))
+            print_summary(summarize([r for r in rows if int(r["step"]) <= steps], variants, steps, args.column))
         return 0
     if args.threads < 1:
         parser.error(f"--threads must be >= 1, got {args.threads}")
@@ -79,7 +83,11 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     from agent_zoo.rnad.experiment import run_figure
 
-    print_summary(run_figure(args.figure, args.steps, args.out, args.jobs, args.eval_every, **overrides))
+    summary = run_figure(args.figure, args.steps, args.out, args.jobs, args.eval_every, **overrides)
+    print_summary(summary)
+    if "post_processed" in summary:
+        print("post-processed as OpenSpiel's R-NaD evaluated its policies (threshold 0.03, 1/32 steps):")
+        print_summary(summary["post_processed"])
     return 0
 
 

@@ -13,18 +13,27 @@ from pathlib import Path
 import numpy as np
 
 from agent_zoo.agent import Agent, Observation, legal_actions, sample_from
-from agent_zoo.rnad.numpy_net import numpy_forward, numpy_policy
+from agent_zoo.rnad.numpy_net import numpy_forward, numpy_policy, post_process_policy
 
 FORMAT = "rnad-policy-v1"
 
 
 class RNaDAgent(Agent):
-    """Plays the soft-max policy of an R-NaD network over the legal actions of each observation."""
+    """Plays the soft-max policy of an R-NaD network over the legal actions of each observation.
+
+    ``post_process=True`` plays it as OpenSpiel's R-NaD did: actions under 3% dropped, probabilities
+    rounded to 1/32 (``numpy_net.post_process_policy``).
+    """
 
     name = "rnad"
 
     def __init__(
-        self, layers: Sequence[tuple[np.ndarray, np.ndarray]], num_actions: int, activate_final: bool, info: dict | None = None
+        self,
+        layers: Sequence[tuple[np.ndarray, np.ndarray]],
+        num_actions: int,
+        activate_final: bool,
+        info: dict | None = None,
+        post_process: bool = False,
     ) -> None:
         self.layers = [(np.asarray(w, dtype=np.float32), np.asarray(b, dtype=np.float32)) for w, b in layers]
         self.num_actions = int(num_actions)
@@ -33,6 +42,7 @@ class RNaDAgent(Agent):
         self.activate_final = bool(activate_final)
         self.info = dict(info or {})
         self.obs_dim = self.layers[0][0].shape[0]
+        self.post_process = bool(post_process)
 
     def policy(self, obs: np.ndarray, legal: np.ndarray) -> np.ndarray:
         """Action probabilities for a batch (N, D) or one observation vector."""
@@ -40,7 +50,8 @@ class RNaDAgent(Agent):
         if obs.shape[-1] != self.obs_dim:
             raise ValueError(f"observation has {obs.shape[-1]} features; this policy was trained on {self.obs_dim}")
         out = numpy_forward(self.layers, obs, self.activate_final)
-        return numpy_policy(out[..., : self.num_actions].astype(np.float64), legal)
+        policy = numpy_policy(out[..., : self.num_actions].astype(np.float64), legal)
+        return post_process_policy(policy) if self.post_process else policy
 
     def action_probabilities(self, observation: Observation) -> np.ndarray:
         legal_actions(observation)  # raises if the agent is not to act
@@ -52,7 +63,10 @@ class RNaDAgent(Agent):
     def save(self, path: str | Path) -> Path:
         path = Path(path)
         path.parent.mkdir(parents=True, exist_ok=True)
-        header = {"format": FORMAT, "num_actions": self.num_actions, "activate_final": self.activate_final, "info": self.info}
+        header = {
+            "format": FORMAT, "num_actions": self.num_actions, "activate_final": self.activate_final,
+            "info": self.info, "post_process": self.post_process,
+        }  # fmt: skip
         arrays = {}
         for i, (w, b) in enumerate(self.layers):
             arrays[f"w{i}"], arrays[f"b{i}"] = w, b
@@ -68,4 +82,4 @@ class RNaDAgent(Agent):
                 raise ValueError(f"{path} is not an R-NaD policy file (format {header.get('format')!r}, expected {FORMAT!r})")
             n = sum(1 for k in data.files if k.startswith("w"))
             layers = [(data[f"w{i}"], data[f"b{i}"]) for i in range(n)]
-        return cls(layers, header["num_actions"], header["activate_final"], header.get("info"))
+        return cls(layers, header["num_actions"], header["activate_final"], header.get("info"), header.get("post_process", False))

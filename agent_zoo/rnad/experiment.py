@@ -27,9 +27,12 @@ from agent_zoo.rnad.agent import RNaDAgent
 from agent_zoo.rnad.config import RNaDConfig, variant_config
 from agent_zoo.rnad.evaluate import ExactEvaluator
 from agent_zoo.rnad.learner import RNaDSolver
+from agent_zoo.rnad.numpy_net import post_process_policy
 
 SEEDS = (0, 1, 2)
-CSV_FIELDS = ("step", "run", "variant", "seed", "exploitability", "nash_conv", "target_exploitability", "seconds")
+CSV_FIELDS = (
+    "step", "run", "variant", "seed", "exploitability", "nash_conv", "target_exploitability", "pp_exploitability", "seconds",
+)  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -132,13 +135,16 @@ def train_group(
         done_path.unlink(missing_ok=True)  # being continued: no longer finished
 
     def evaluate() -> None:
-        reg = evaluator.many(solver.policies("reg", evaluator.obs, evaluator.legal))
+        reg_policies = solver.policies("reg", evaluator.obs, evaluator.legal)
+        reg = evaluator.many(reg_policies)
         tgt = evaluator.many(solver.policies("target", evaluator.obs, evaluator.legal))
-        for run, r, t in zip(runs, reg, tgt, strict=True):
+        pp = evaluator.many(post_process_policy(reg_policies))  # as OpenSpiel's R-NaD evaluated its policies
+        for run, r, t, q in zip(runs, reg, tgt, pp, strict=True):
             rows.append({
                 "step": solver.learner_steps, "run": run.name, "variant": run.variant, "seed": run.seed,
                 "exploitability": r.exploitability, "nash_conv": r.nash_conv,
-                "target_exploitability": t.exploitability, "seconds": round(seconds, 3),
+                "target_exploitability": t.exploitability, "pp_exploitability": q.exploitability,
+                "seconds": round(seconds, 3),
             })  # fmt: skip
 
     def checkpoint() -> None:
@@ -217,12 +223,16 @@ def run_figure(
     wall = time.perf_counter() - start
     rows = read_logs([out / f"{task[0]}.csv" for task in tasks])
     summary = summarize(rows, list(variants), steps)
+    if all(r.get("pp_exploitability") for r in rows):  # logs written before the column existed lack it
+        summary["post_processed"] = summarize(rows, list(variants), steps, column="pp_exploitability")
     summary.update({"figure": figure, "steps": steps, "wall_seconds_this_call": wall,
                     "group_seconds": {r["group"]: r["seconds"] for r in results}})  # fmt: skip
     (out / f"fig{figure}_summary.json").write_text(json.dumps(summary, indent=1))
     changed = ", ".join(f"{k}={v}" for k, v in overrides.items())
     title = f"Figure {figure}: Leduc, {steps} steps, seeds {list(seeds)}" + (f"\n{changed}" if changed else "")
     plot_figure(rows, list(variants), out / f"fig{figure}.png", title)
+    if "post_processed" in summary:
+        plot_figure(rows, list(variants), out / f"fig{figure}_post_processed.png", title, column="pp_exploitability")
     return summary
 
 
@@ -240,13 +250,15 @@ def _ratio(a: float, b: float) -> float:
     return float(a / b) if b > 0 else (0.0 if a == 0 else float("inf"))
 
 
-def summarize(rows: Sequence[dict[str, Any]], variants: Sequence[str], steps: int) -> dict[str, Any]:
-    """Per variant and seed: final exploitability and its std over the last fifth of training."""
+def summarize(
+    rows: Sequence[dict[str, Any]], variants: Sequence[str], steps: int, column: str = "exploitability"
+) -> dict[str, Any]:
+    """Per variant and seed: final exploitability (``column`` of the log) and its std over the last fifth."""
     out: dict[str, Any] = {"variants": {}}
     for v in variants:
         per_seed = {}
         for seed in sorted({int(r["seed"]) for r in rows if r["variant"] == v}):
-            mine = sorted((int(r["step"]), float(r["exploitability"])) for r in rows if r["variant"] == v and int(r["seed"]) == seed)
+            mine = sorted((int(r["step"]), float(r[column])) for r in rows if r["variant"] == v and int(r["seed"]) == seed)
             last = [e for s, e in mine if s >= 0.8 * steps]
             per_seed[seed] = {"final": mine[-1][1], "last_fifth_std": float(np.std(last)), "last_fifth_mean": float(np.mean(last))}
         finals = [d["final"] for d in per_seed.values()]
@@ -267,8 +279,10 @@ def summarize(rows: Sequence[dict[str, Any]], variants: Sequence[str], steps: in
     return out
 
 
-def plot_figure(rows: Sequence[dict[str, Any]], variants: Sequence[str], path: Path, title: str) -> None:
-    """Mean over seeds with the min-max band, per variant (matplotlib, imported here only)."""
+def plot_figure(
+    rows: Sequence[dict[str, Any]], variants: Sequence[str], path: Path, title: str, column: str = "exploitability"
+) -> None:
+    """Mean over seeds with the min-max band, per variant, of ``column`` (matplotlib, imported here only)."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -279,7 +293,7 @@ def plot_figure(rows: Sequence[dict[str, Any]], variants: Sequence[str], path: P
         seeds = sorted({int(r["seed"]) for r in rows if r["variant"] == v})
         curves = []
         for s in seeds:
-            mine = sorted((int(r["step"]), float(r["exploitability"])) for r in rows if r["variant"] == v and int(r["seed"]) == s)
+            mine = sorted((int(r["step"]), float(r[column])) for r in rows if r["variant"] == v and int(r["seed"]) == s)
             curves.append(mine)
         n = min(len(c) for c in curves)
         x = np.array([p[0] for p in curves[0][:n]])
@@ -287,7 +301,8 @@ def plot_figure(rows: Sequence[dict[str, Any]], variants: Sequence[str], path: P
         (line,) = ax.plot(x, y.mean(0), label=v, lw=1.3)
         ax.fill_between(x, y.min(0), y.max(0), color=line.get_color(), alpha=0.2, lw=0)
     ax.set_xlabel("learner steps T")
-    ax.set_ylabel("exploitability (NashConv / 2, chips)")
+    what = "post-processed policy, " if column == "pp_exploitability" else ""
+    ax.set_ylabel(f"exploitability ({what}NashConv / 2, chips)")
     ax.set_title(title, fontsize=9)
     ax.set_ylim(bottom=0.0)
     ax.grid(alpha=0.3)
