@@ -115,9 +115,10 @@ class CNNConfig:
 PRESETS: dict[str, CNNConfig] = {
     # The document's scale (hours to days on a CPU).
     "paper": CNNConfig(),
-    # Three generations on 2 CPU cores in under an hour (fewer hands; self-play scores the subset).
-    "small": CNNConfig(heuristic_hands=16_000, hands_per_pairing=1_500, epochs=1, batch_size=16,
-                       selfplay_candidates="subset", chunk_hands=500),
+    # Three generations on one CPU core in under half an hour (fewer hands; self-play scores the subset);
+    # generations 2+ are gated on 8,000 duplicate hands against the heuristic and every earlier generation.
+    "small": CNNConfig(heuristic_hands=16_000, hands_per_pairing=4_000, epochs=1, batch_size=16,
+                       selfplay_candidates="subset", chunk_hands=500, gate_hands=8_000, gate_attempts=3),
     # Seconds: for tests.
     "tiny": CNNConfig(heuristic_hands=16, hands_per_pairing=6, generations=2, epochs=1, batch_size=16,
                       selfplay_candidates="subset", parallel_hands=8, chunk_hands=8),
