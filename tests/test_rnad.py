@@ -229,3 +229,8 @@ def test_summary_command_reads_a_log_at_shorter_budgets(tmp_path, capsys) -> Non
     assert out[4] == "T = 10" and "final below [True]" in out[7]
     with pytest.raises(SystemExit):
         main(["summary", str(path), "--steps", "11"])
+    # Budgets 2..10 (9): EMA (1.5) ends below R-NaD (2.0) from T = 5 on (6 budgets); EMA's constant tail has
+    # std 0, so its ratio is 0 at every budget (0 / 0 counts as 0): both hold at 6 of 9.
+    assert main(["summary", str(path), "--range", "2", "10", "1"]) == 0
+    line = capsys.readouterr().out.strip()
+    assert line.endswith("final below rnad's in all seeds at 6, last-fifth std <= half of rnad's in all seeds at 9, both at 6 (67%)")

@@ -44,7 +44,9 @@ def main(argv: list[str] | None = None) -> int:
     ex.add_argument("--jobs", type=int, default=1, help="processes (each trains its share of the runs together)")
     su = sub.add_parser("summary", help="a finished log read at shorter budgets T (final and last fifth taken up to T)")
     su.add_argument("csv", nargs="+", help="experiment CSV log(s) of one figure")
-    su.add_argument("--steps", type=int, nargs="+", required=True, help="budgets T, each at most the logged steps")
+    su.add_argument("--steps", type=int, nargs="+", default=[], help="budgets T, each at most the logged steps")
+    su.add_argument("--range", type=int, nargs=3, metavar=("FIRST", "LAST", "EVERY"),
+                    help="also: at how many budgets FIRST, FIRST + EVERY, ..., LAST the goal holds (R-NaD vs two-stage EMA)")
     su.add_argument("--column", default="exploitability", choices=("exploitability", "pp_exploitability", "target_exploitability"),
                     help="which logged exploitability (pp_: the reg policy post-processed as OpenSpiel's R-NaD)")
     for p in (tr, ex):
@@ -53,18 +55,33 @@ def main(argv: list[str] | None = None) -> int:
         p.add_argument("--set", action="append", default=[], metavar="FIELD=VALUE", help="override an RNaDConfig field")
     args = parser.parse_args(argv)
     if args.command == "summary":
-        from agent_zoo.rnad.experiment import read_logs, summarize
+        from agent_zoo.rnad.experiment import goal_met, read_logs, summarize
 
         rows = read_logs(args.csv)
         if any(not r.get(args.column) for r in rows):
             parser.error(f"--column {args.column}: not in every row of {args.csv} (older logs lack pp_exploitability)")
         variants = list(dict.fromkeys(r["variant"] for r in rows))
         last = max(int(r["step"]) for r in rows)
+        if args.range and args.range[2] < 1:
+            parser.error(f"--range EVERY must be >= 1, got {args.range[2]}")
+        budgets = list(args.steps) + (list(range(args.range[0], args.range[1] + 1, args.range[2])) if args.range else [])
+        if not budgets:
+            parser.error("give --steps T ... and/or --range FIRST LAST EVERY")
+        if any(not 1 <= t <= last for t in budgets):
+            parser.error(f"budgets must be in [1, {last}] (the logged steps), got {min(budgets)}..{max(budgets)}")
+        if args.range and not {"rnad", "two-stage-ema"} <= set(variants):
+            parser.error(f"--range compares two-stage-ema with rnad; the log has {variants}")
         for steps in args.steps:
-            if not 1 <= steps <= last:
-                parser.error(f"--steps must be in [1, {last}] (the logged steps), got {steps}")
             print(f"T = {steps}")
             print_summary(summarize([r for r in rows if int(r["step"]) <= steps], variants, steps, args.column))
+        if args.range:
+            verdicts = [goal_met(summarize([r for r in rows if int(r["step"]) <= t], variants, t, args.column))
+                        for t in budgets[len(args.steps):]]  # fmt: skip
+            n = len(verdicts)
+            below, half = sum(v[0] for v in verdicts), sum(v[1] for v in verdicts)
+            both = sum(v[0] and v[1] for v in verdicts)
+            print(f"budgets T = {args.range[0]}..{args.range[1]} every {args.range[2]} ({n}): two-stage-ema final below rnad's in "
+                  f"all seeds at {below}, last-fifth std <= half of rnad's in all seeds at {half}, both at {both} ({both / n:.0%})")
         return 0
     if args.threads < 1:
         parser.error(f"--threads must be >= 1, got {args.threads}")

@@ -279,6 +279,12 @@ def summarize(
     return out
 
 
+def goal_met(summary: dict[str, Any], variant: str = "two-stage-ema") -> tuple[bool, bool]:
+    """The issue's goal for ``variant``: (final below R-NaD's in every seed, last-fifth std <= half in every seed)."""
+    vs = summary["variants"][variant]["vs_rnad"].values()
+    return all(d["final_below"] for d in vs), all(d["std_ratio"] <= 0.5 for d in vs)
+
+
 def plot_figure(
     rows: Sequence[dict[str, Any]], variants: Sequence[str], path: Path, title: str, column: str = "exploitability"
 ) -> None:
