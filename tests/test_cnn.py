@@ -385,7 +385,7 @@ def test_gating_retrains_a_refused_candidate_and_resumes(tmp_path, monkeypatch) 
     cfg = replace(base, gate_hands=4, gate_attempts=3)
     calls: list[tuple[str, int]] = []
 
-    def scripted_gate(game, candidate, opponents, decks, buttons, rngs, progress=None):  # refuse attempt 0, accept attempt 1
+    def scripted_gate(game, candidate, opponents, decks, buttons, rngs, progress=None):  # refuse 0, accept 1
         calls.append((candidate.name, len(decks)))
         won = len(calls) == 2
         assert [o.name for o in opponents] == ["heuristic", "cnn1"] and all(o.explore == 0 for o in opponents[1:])
@@ -403,7 +403,8 @@ def test_gating_retrains_a_refused_candidate_and_resumes(tmp_path, monkeypatch) 
     assert len((run / "gate.jsonl").read_text().splitlines()) == 2
     accepted, try0 = load_generation(run / "gen_2.pt")[0], load_generation(run / "gen_2.try0.pt")[0]
     plain = load_generation(tmp_path / "plain" / "gen_2.pt")[0]
-    for a, b, c in zip(accepted.parameters(), load_generation(run / "gen_2.try1.pt")[0].parameters(), try0.parameters()):
+    try1 = load_generation(run / "gen_2.try1.pt")[0]
+    for a, b, c in zip(accepted.parameters(), try1.parameters(), try0.parameters()):
         torch.testing.assert_close(a, b, rtol=0, atol=0)
         assert not torch.equal(a, c)  # attempt 1 trained further
     for a, b in zip(try0.parameters(), plain.parameters()):  # attempt 0 is exactly the ungated generation

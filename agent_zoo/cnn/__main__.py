@@ -54,7 +54,8 @@ def main(argv: list[str] | None = None) -> int:
             parser.error("--hands must be an even number >= 2 (each deal is played twice, seats swapped)")
         if args.allin_ev < 0:
             parser.error("--allin-ev must be >= 0 (0: realized chips)")
-        result = evaluate_dir(args.dir, args.hands, args.candidates, args.seed, args.out, allin_ev=args.allin_ev or None)
+        result = evaluate_dir(args.dir, args.hands, args.candidates, args.seed, args.out,
+                              allin_ev=args.allin_ev or None)
         print(result.table())
         print(f"({time.perf_counter() - t0:.0f} s)")
     return 0

@@ -139,8 +139,8 @@ class Trainer:
         chunks = math.ceil(hands / c.chunk_hands)
         stores = []
         missing = [k for k in range(chunks) if not (self.data / f"p{i}_{j}_c{k}.npz").exists()]
-        bar = self._bar(chunks * c.chunk_hands, f"hands {'heu' if i == 0 else f'g{i}'} v {'heu' if j == 0 else f'g{j}'}",
-                        "hand")
+        a, b = ("heu" if p == HEURISTIC else f"g{p}" for p in (i, j))
+        bar = self._bar(chunks * c.chunk_hands, f"hands {a} v {b}", "hand")
         bar.update((chunks - len(missing)) * c.chunk_hands)
         for k in range(chunks):
             path = self.data / f"p{i}_{j}_c{k}.npz"
@@ -201,7 +201,8 @@ class Trainer:
         n = len(pool)
         per_epoch = math.ceil(n / c.batch_size)
         targets = torch.from_numpy(store.target.astype(np.float32))
-        bar = self._bar(c.epochs * per_epoch, f"train g{gen}{f' try {attempt}' if attempt else ''} ({n} samples)", "batch")
+        label = f"train g{gen}" + (f" try {attempt}" if attempt else "")
+        bar = self._bar(c.epochs * per_epoch, f"{label} ({n} samples)", "batch")
         bar.update(epoch * per_epoch + batch)
         net.train()
         while epoch < c.epochs:
