@@ -213,6 +213,9 @@ def test_summary_checks_the_goal_per_seed_by_hand() -> None:
     assert ema["vs_rnad"]["0"]["std_ratio"] == pytest.approx(np.std([0.9, 0.8, 0.7]) / np.std([2.0, 0.0, 1.0]))
     assert ema["vs_rnad"]["1"]["std_ratio"] == 0.0
     assert "vs_rnad" not in summary["variants"]["rnad"]
+    # Read at T = 9 the log stops at step 9: R-NaD seed 0 ends at 0.0, its last fifth is steps 8, 9 (2.0, 0.0).
+    at9 = summarize(rows, ["rnad", "two-stage-ema"], steps=9)["variants"]["rnad"]["seeds"][0]
+    assert at9 == {"final": 0.0, "last_fifth_std": 1.0, "last_fifth_mean": 1.0}
 
 
 def test_summary_command_reads_a_log_at_shorter_budgets(tmp_path, capsys) -> None:

@@ -55,7 +55,7 @@ def main(argv: list[str] | None = None) -> int:
         p.add_argument("--set", action="append", default=[], metavar="FIELD=VALUE", help="override an RNaDConfig field")
     args = parser.parse_args(argv)
     if args.command == "summary":
-        from agent_zoo.rnad.experiment import goal_met, read_logs, summarize
+        from agent_zoo.rnad.experiment import curves, goal_met, read_logs, summarize
 
         rows = read_logs(args.csv)
         if any(not r.get(args.column) for r in rows):
@@ -71,12 +71,12 @@ def main(argv: list[str] | None = None) -> int:
             parser.error(f"budgets must be in [1, {last}] (the logged steps), got {min(budgets)}..{max(budgets)}")
         if args.range and not {"rnad", "two-stage-ema"} <= set(variants):
             parser.error(f"--range compares two-stage-ema with rnad; the log has {variants}")
+        data = curves(rows, args.column)
         for steps in args.steps:
             print(f"T = {steps}")
-            print_summary(summarize([r for r in rows if int(r["step"]) <= steps], variants, steps, args.column))
+            print_summary(summarize(data, variants, steps))
         if args.range:
-            verdicts = [goal_met(summarize([r for r in rows if int(r["step"]) <= t], variants, t, args.column))
-                        for t in budgets[len(args.steps):]]  # fmt: skip
+            verdicts = [goal_met(summarize(data, variants, t)) for t in budgets[len(args.steps):]]
             n = len(verdicts)
             below, half = sum(v[0] for v in verdicts), sum(v[1] for v in verdicts)
             both = sum(v[0] and v[1] for v in verdicts)

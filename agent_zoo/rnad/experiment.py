@@ -250,17 +250,37 @@ def _ratio(a: float, b: float) -> float:
     return float(a / b) if b > 0 else (0.0 if a == 0 else float("inf"))
 
 
+Curves = dict[str, dict[int, tuple[np.ndarray, np.ndarray]]]  # variant -> seed -> (steps, values), by step
+
+
+def curves(rows: Sequence[dict[str, Any]], column: str = "exploitability") -> Curves:
+    """The log's ``column`` per variant and seed as step-sorted arrays (one pass over the rows)."""
+    grouped: dict[str, dict[int, list[tuple[int, float]]]] = {}
+    for r in rows:
+        grouped.setdefault(r["variant"], {}).setdefault(int(r["seed"]), []).append((int(r["step"]), float(r[column])))
+    out: Curves = {}
+    for v, seeds in grouped.items():
+        out[v] = {}
+        for seed, points in sorted(seeds.items()):
+            arr = np.array(sorted(points))
+            out[v][seed] = (arr[:, 0].astype(np.int64), arr[:, 1])
+    return out
+
+
 def summarize(
-    rows: Sequence[dict[str, Any]], variants: Sequence[str], steps: int, column: str = "exploitability"
+    rows: Sequence[dict[str, Any]] | Curves, variants: Sequence[str], steps: int, column: str = "exploitability"
 ) -> dict[str, Any]:
-    """Per variant and seed: final exploitability (``column`` of the log) and its std over the last fifth."""
+    """Per variant and seed, as if training had stopped at ``steps``: the exploitability (``column`` of the
+    log) at the last logged step <= ``steps`` and its std and mean over the last fifth (steps >= 0.8 T);
+    then the issue's goal per seed against R-NaD. ``rows`` may be ``curves(...)`` already."""
+    data = rows if isinstance(rows, dict) else curves(rows, column)
     out: dict[str, Any] = {"variants": {}}
     for v in variants:
         per_seed = {}
-        for seed in sorted({int(r["seed"]) for r in rows if r["variant"] == v}):
-            mine = sorted((int(r["step"]), float(r[column])) for r in rows if r["variant"] == v and int(r["seed"]) == seed)
-            last = [e for s, e in mine if s >= 0.8 * steps]
-            per_seed[seed] = {"final": mine[-1][1], "last_fifth_std": float(np.std(last)), "last_fifth_mean": float(np.mean(last))}
+        for seed, (x, y) in data[v].items():
+            upto = x <= steps
+            last = y[upto & (x >= 0.8 * steps)]
+            per_seed[seed] = {"final": float(y[upto][-1]), "last_fifth_std": float(np.std(last)), "last_fifth_mean": float(np.mean(last))}
         finals = [d["final"] for d in per_seed.values()]
         stds = [d["last_fifth_std"] for d in per_seed.values()]
         out["variants"][v] = {"seeds": per_seed, "final_mean": float(np.mean(finals)), "last_fifth_std_mean": float(np.mean(stds))}
@@ -295,15 +315,12 @@ def plot_figure(
     import matplotlib.pyplot as plt
 
     fig, ax = plt.subplots(figsize=(7, 4.2))
+    data = curves(rows, column)
     for v in variants:
-        seeds = sorted({int(r["seed"]) for r in rows if r["variant"] == v})
-        curves = []
-        for s in seeds:
-            mine = sorted((int(r["step"]), float(r[column])) for r in rows if r["variant"] == v and int(r["seed"]) == s)
-            curves.append(mine)
-        n = min(len(c) for c in curves)
-        x = np.array([p[0] for p in curves[0][:n]])
-        y = np.array([[p[1] for p in c[:n]] for c in curves])
+        runs = list(data[v].values())
+        n = min(len(x) for x, _ in runs)
+        x = runs[0][0][:n]
+        y = np.array([values[:n] for _, values in runs])
         (line,) = ax.plot(x, y.mean(0), label=v, lw=1.3)
         ax.fill_between(x, y.min(0), y.max(0), color=line.get_color(), alpha=0.2, lw=0)
     ax.set_xlabel("learner steps T")
