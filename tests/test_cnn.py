@@ -9,6 +9,7 @@ import pytest
 import torch
 
 import agent_zoo.cnn.train as train_mod
+from agent_zoo.cnn.equity import allin_chips
 from agent_zoo.cnn.agent import CNNAgent
 from agent_zoo.cnn.config import PRESETS, CNNConfig
 from agent_zoo.cnn.heuristic import RAISE_FRACTIONS, HeuristicAgent, heuristic_action, pot_raise_to
@@ -452,3 +453,10 @@ def test_allin_ev_changes_only_showdowns_decided_before_the_river() -> None:
     # an adjusted result is the stake times (2 x equity - 1): never more than the realized win or loss
     won = changed & (log.chips[:, 0] != 0)
     assert np.all(np.abs(log.ev_chips[won, 0]) <= np.abs(log.chips[won, 0]) + 1e-9)
+
+
+def test_allin_chips_by_hand() -> None:
+    # 40 chips each at risk: 75% equity wins 0.75 * 40 - 0.25 * 40 = 20; a coin flip is worth nothing.
+    assert allin_chips(0.75, 40) == (20.0, -20.0)
+    assert allin_chips(0.5, 97) == (0.0, -0.0)
+    assert allin_chips(1.0, 3) == (3.0, -3.0)

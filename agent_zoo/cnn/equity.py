@@ -40,6 +40,13 @@ def runout_equity(hole0: Sequence[int], hole1: Sequence[int], board: Sequence[in
     return float(np.mean(values[0] > values[1]) + 0.5 * np.mean(values[0] == values[1]))
 
 
+def allin_chips(equity: float, stake: int) -> tuple[float, float]:
+    """Expected chips of seats 0 and 1 in a heads-up showdown where each put ``stake`` at risk (the
+    smaller contribution; the rest was returned) and seat 0 wins with probability ``equity``."""
+    won = stake * (2.0 * equity - 1.0)
+    return won, -won
+
+
 def blind_equity(hole: Sequence[int], board: Sequence[int], rng: np.random.Generator, samples: int = 256) -> float:
     """P(win) + P(tie) / 2 of ``hole`` against a uniformly random opponent holding, ``board`` completed at random.
 

@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from agent_zoo.cnn.equity import blind_equity, runout_equity
+from agent_zoo.cnn.equity import allin_chips, blind_equity, runout_equity
 from agent_zoo.cnn.heuristic import heuristic_action, pot_raise_to
 from agent_zoo.cnn.network import PokerCNN, score
 from agent_zoo.cnn.storage import DECK_CARDS, HandRecorder, deal_cards
@@ -228,8 +228,7 @@ def play_hands(
                         if s.strengths is not None and board_at_last[h] < 5:
                             ev_rng = np.random.default_rng([*(int(c) for c in decks[h]), 1])  # play's rng untouched
                             eq = runout_equity(s.hole[0], s.hole[1], s.board[: board_at_last[h]], ev_rng, allin_ev)
-                            stake = min(s.contributed)
-                            log.ev_chips[h] = (stake * (2 * eq - 1), -stake * (2 * eq - 1))
+                            log.ev_chips[h] = allin_chips(eq, min(s.contributed))
                     if log.recorder is not None:
                         won = list(chips)
                         if equity_samples and s.strengths is not None:
@@ -238,12 +237,12 @@ def play_hands(
                             known = s.board[: board_at_last[h]]
                             if board_at_last[h] < 5:
                                 eq = runout_equity(s.hole[0], s.hole[1], known, eq_rng, equity_samples)
-                                won = [stake * (2 * eq - 1), -stake * (2 * eq - 1)]
+                                won = list(allin_chips(eq, stake))
                             if blind_opponents:
                                 for seat_ in (0, 1):
                                     if players[1 - seat_].kind != "cnn":  # the opponent ignores its cards
                                         eq = blind_equity(s.hole[seat_], known, eq_rng, equity_samples)
-                                        won[seat_] = stake * (2 * eq - 1)
+                                        won[seat_] = allin_chips(eq, stake)[0]
                         log.recorder.add_hand(decks[h], int(buttons[h]), record, acts[h], won, buy_in)
                     del states[h]
                     if progress is not None:
