@@ -9,9 +9,9 @@ import pytest
 import torch
 
 import agent_zoo.cnn.train as train_mod
-from agent_zoo.cnn.equity import allin_chips
 from agent_zoo.cnn.agent import CNNAgent
 from agent_zoo.cnn.config import PRESETS, CNNConfig
+from agent_zoo.cnn.equity import allin_chips
 from agent_zoo.cnn.heuristic import RAISE_FRACTIONS, HeuristicAgent, heuristic_action, pot_raise_to
 from agent_zoo.cnn.network import PokerCNN, score
 from agent_zoo.cnn.selfplay import Player, cnn_scores, draw_deals, make_game, play_hands
