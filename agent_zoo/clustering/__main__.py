@@ -3,8 +3,9 @@
     python -m agent_zoo.clustering functions|pluribus [--quick] [--seed 0] [--threads 1] [--out docs/results]
     python -m agent_zoo.clustering agents|prospect|study [--quick] [--seeds 0 1 2] [--threads 1] [--out docs/results]
 
-The page goes to ``OUT/clustering.md``, its sections and figures to ``OUT/clustering/``; the play logs,
-trained cluster agents and the study's per-seed JSON results to ``--cache`` (a second run resumes from them).
+The page goes to ``OUT/clustering.md``; its sections, figures and the per-seed JSON results of agents,
+prospect and study to ``OUT/clustering/`` (a rerun reads those seeds back); the play logs and trained cluster
+agents to ``--cache`` (a second run resumes from them).
 """
 
 from __future__ import annotations
@@ -41,7 +42,7 @@ def main(argv: list[str] | None = None) -> None:
     if args.experiment == "study":
         from agent_zoo.clustering.study import run_study
 
-        run_study(args.seeds, Path(args.cache) / "study")
+        run_study(args.seeds, report.FIGURES / "study")
     elif args.experiment == "pluribus":
         from agent_zoo.clustering.pluribus import PLURIBUS, run_pluribus
 
