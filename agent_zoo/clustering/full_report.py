@@ -98,7 +98,7 @@ def write_agents(runs: list[Run], quick: bool) -> str:
                 idx = r["table56"]["names"].index(f"L{j + 1}{mode}")
                 n_ok += _close(pst[idx], styles[r["seed"]][labels == j].mean(0))
             out.append(float(n_ok))
-    extra = {"k chosen by held-out accuracy (k = 1..6)": [float(r["choose_k"]["best"]) for r in runs],
+    extra = {"k chosen by the held-out criterion (k = 1..6)": [float(r["choose_k"]["best"]) for r in runs],
              "sampling agents within 0.1 of members' style, on members' states": goals,
              "sampling agents within 0.1 of members' style, in play (Table 5.6)": played_s,
              "argmax agents within 0.1 of members' style, in play (Table 5.6)": played_a}
@@ -234,7 +234,7 @@ def write_prospect(runs: list[Run], quick: bool) -> str:
 Per seed: the 36 agents (alpha, beta in 0.5..1.0, lambda 2.25) in all 666 pairings (self-play included) of heads-up
 `limit_holdem_v0`, played as sessions of {SESSION_HANDS} hands (stacks carried over, so `flat56`'s own chips count
 from the session's start, as the thesis defines them; the thesis states no session length), turn and river decisions
-logged as (flat56 observation, action), {scale.samples} per agent drawn from them (the thesis' 8,192). 4 learners
+logged as (flat56 observation, action), {scale.samples} per agent drawn from them (thesis: 8,192). 4 learners
 56-64-64-64-3 (ReLU, SGD momentum 0.9, cross entropy), random initial labels, {scale.epochs} epochs per round (at most
 {scale.max_rounds} rounds), run twice on the same split: with the thesis' rule (an empty learner stays empty, no final
 epochs) and with ours (an empty learner reseeded, {scale.final_epochs} final epochs).
