@@ -5,18 +5,20 @@ heads-up figures, the chart and the CLI's JSON."""
 from __future__ import annotations
 
 import functools
+import itertools
 import json
 
 import numpy as np
 import pytest
 
-from agent_zoo.push_fold.class_game import C, triple_class_counts
+from agent_zoo.push_fold.class_game import C, three_way_counts, three_way_tables, triple_class_counts
 from agent_zoo.push_fold.equity import load_equity
 from agent_zoo.push_fold.hands import class_from_name
-from agent_zoo.push_fold.multiway import MultiwayConfig, MultiwayPushFoldSolver, main
+from agent_zoo.push_fold.multiway import MultiwayConfig, MultiwayPushFoldSolver, _profiles, main, sample_deals
 from agent_zoo.push_fold.out_of_sample import out_of_sample_nash_conv
 from agent_zoo.push_fold.solver import PushFoldSolver, PushFoldSolverConfig
 from poker_envs.core.evaluator import evaluate_batch
+from poker_envs.games.push_fold import settle
 
 FAST_EVAL = functools.partial(evaluate_batch, check=False)
 
@@ -79,6 +81,25 @@ def test_three_player_values_equal_brute_force_tensor_sums() -> None:
             ref[s][prof.prefixes[s], a] += tensor.sum(axis=tuple(x for x in axes if x != s))
     for v, r in zip(fast, ref):
         np.testing.assert_allclose(v, r, atol=1e-14)
+
+
+def test_three_way_table_equals_settling_every_deal_in_every_seat_order(tmp_path) -> None:
+    cfg = MultiwayConfig(num_players=3, stack_bb=10.0, ante_bb=0.125, rake=0.05, rake_cap_bb=1.0)
+    game = cfg.game_config()
+    allin = next(p for p in _profiles(game) if p.live.all())
+    counts = three_way_counts(3000, 5, FAST_EVAL, chunk=1000, cache_dir=tmp_path)
+    np.testing.assert_array_equal(three_way_counts(3000, 5, FAST_EVAL, cache_dir=tmp_path), counts)  # read back
+    table = three_way_tables(game, allin.contributions, counts)
+    ref = np.zeros((3, C, C, C))
+    for k in range(3):  # the same deals: chunk k comes from the stream [seed, k]
+        sample = sample_deals(3, 1000, np.random.default_rng([5, k]), FAST_EVAL)
+        for cls, strength in zip(sample.classes, sample.strengths):
+            for perm in itertools.permutations(range(3)):
+                best = strength[list(perm)] == strength.max()
+                pay = settle(game, allin.contributions, [True] * 3, [int(b) for b in best])
+                ref[(slice(None), *cls[list(perm)])] += pay
+    np.testing.assert_allclose(table, ref / (6 * 3000), atol=1e-12)
+    assert counts[0].sum() == 6 * 3000
 
 
 def test_out_of_sample_estimate_brackets_exact_heads_up_nash_conv() -> None:

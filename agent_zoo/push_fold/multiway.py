@@ -84,10 +84,23 @@ class DealSample:
     strengths: np.ndarray = field(repr=False)  # (D, n)
 
 
+def deal_cards(rng: np.random.Generator, deals: int, size: int) -> np.ndarray:
+    """``deals`` rows of ``size`` distinct cards, each row uniform: a partial Fisher-Yates shuffle per row
+    (``size`` vectorised swaps; three times faster than sorting 52 random keys per deal)."""
+    deck = np.broadcast_to(np.arange(52, dtype=np.int8), (deals, 52)).copy()
+    rows = np.arange(deals)
+    for i in range(size):
+        j = rng.integers(i, 52, size=deals)
+        picked = deck[rows, j]
+        deck[rows, j] = deck[:, i]
+        deck[:, i] = picked
+    return deck[:, :size].astype(np.intp)
+
+
 def sample_deals(num_players: int, deals: int, rng: np.random.Generator, evaluate_batch: Evaluator) -> DealSample:
     """Draw ``deals`` deals without card clashes and evaluate every hand against its board."""
     n = num_players
-    cards = np.argsort(rng.random((deals, 52)), axis=1)[:, : 2 * n + 5]
+    cards = deal_cards(rng, deals, 2 * n + 5)
     hole = cards[:, : 2 * n].reshape(deals, n, 2)
     board = cards[:, 2 * n :]
     seven = np.concatenate([hole, np.broadcast_to(board[:, None, :], (deals, n, 5))], axis=2).reshape(-1, 7)
@@ -201,7 +214,9 @@ def best_response_gains(profiles: list[_Profile], strategy: list[np.ndarray], va
 class MultiwayPushFoldSolver:
     """Full-width CFR+ over every action profile, on class-level tables (2-3 players) or sampled deals."""
 
-    def __init__(self, config: MultiwayConfig, evaluate_batch: Evaluator | None = None) -> None:
+    def __init__(self, config: MultiwayConfig, evaluate_batch: Evaluator | None = None,
+                 table_cache: str | Path | None = None, progress: bool = False) -> None:  # fmt: skip
+        """``table_cache``: a folder where three-way tables are stored and read back (method "tables")."""
         if evaluate_batch is None:
             from poker_envs.core.evaluator import evaluate_batch
         self.config = config
@@ -210,11 +225,13 @@ class MultiwayPushFoldSolver:
         self.game = config.game_config()
         self.profiles = _profiles(self.game)
         self.method = config.resolved_method
+        self.table_cache = table_cache
         started = time.perf_counter()
         if self.method == "tables":
             from agent_zoo.push_fold.class_game import ClassLevelGame
 
-            self.tables = ClassLevelGame(self.game, self.profiles, config.table_deals, config.seed, evaluate_batch)
+            self.tables = ClassLevelGame(self.game, self.profiles, config.table_deals, config.seed, evaluate_batch,
+                                         cache_dir=table_cache, progress=progress)  # fmt: skip
         else:
             self.sample = sample_deals(self.n, config.deals, np.random.default_rng(config.seed), evaluate_batch)
             self.payoffs = terminal_payoffs(self.game, self.profiles, self.sample)
@@ -270,7 +287,8 @@ class MultiwayPushFoldSolver:
                 # and heads-up parts, fresh three-way noise (the tables' own approximations stay).
                 from agent_zoo.push_fold.class_game import ClassLevelGame
 
-                fresh = ClassLevelGame(self.game, self.profiles, cfg.table_deals, cfg.seed + 1_000_003, self.evaluate_batch)
+                fresh = ClassLevelGame(self.game, self.profiles, cfg.table_deals, cfg.seed + 1_000_003, self.evaluate_batch,
+                                       cache_dir=self.table_cache, progress=progress)  # fmt: skip
                 oos["fresh_tables"] = float(sum(best_response_gains(self.profiles, final, fresh.values(final))))
         return MultiwayResult(cfg, self.method, final, conv, gains, curve, self.setup_seconds, solve_seconds, oos)
 
@@ -384,6 +402,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--eval-deals", type=int, default=1_000_000, help="fresh deals for the out-of-sample NashConv (0: skip)")
     parser.add_argument("--iterations", type=int, default=1000, help="CFR+ iterations")
     parser.add_argument("--check-every", type=int, default=100, help="iterations between in-sample NashConv checks")
+    parser.add_argument("--table-cache", default=None,
+                        help="folder to store and reuse three-way tables in (method tables; default: build every run)")
     cli.add_seed(parser, what="the sampled deals (training deals or the three-way table)")
     cli.add_out(parser, None, "the PNG of every seat's ranges (default: not saved)")
     cli.add_json(parser, "the solution's figures (ranges, in- and out-of-sample NashConv, seconds)")
@@ -402,7 +422,8 @@ def main(argv: list[str] | None = None) -> None:
                              args.eval_deals)  # fmt: skip
     except (TypeError, ValueError) as err:
         parser.error(str(err))
-    result = MultiwayPushFoldSolver(cfg).solve(progress=not args.no_progress and args.json != cli.STDOUT)
+    progress = not args.no_progress and args.json != cli.STDOUT
+    result = MultiwayPushFoldSolver(cfg, table_cache=args.table_cache, progress=progress).solve(progress=progress)
     if args.out is not None:
         from agent_zoo.push_fold.chart import save_multiway_png
 
