@@ -350,8 +350,8 @@ class MultiwayResult:
     config: MultiwayConfig
     method: str  # "tables" or "deals": the game CFR+ solved
     strategy: list[np.ndarray] = field(repr=False)  # strategy[s][prefix, class]: push/call probability
-    nash_conv: float  # in sample: on the solved game (tables or training deals), exact there, BB per hand
-    seat_gains: list[float]  # each seat's best-response gain on the solved game
+    nash_conv: float | None  # in sample: on the solved game (tables or training deals), exact there, BB per hand; None for "sampled"
+    seat_gains: list[float] | None  # each seat's best-response gain on the solved game (None for "sampled")
     curve: list[tuple[int, float]]  # (iteration, in-sample NashConv)
     setup_seconds: float  # building the tables or sampling and evaluating the training deals
     solve_seconds: float  # CFR+ iterations (with the in-sample checks)
@@ -400,17 +400,19 @@ class MultiwayResult:
 def describe(result: MultiwayResult) -> str:
     """Ranges per seat and earlier actions, and the convergence figures, as text."""
     cfg = result.config
-    game = f"class-level tables ({cfg.table_deals:,} deals in the three-way table)" if result.method == "tables" \
-        else f"{cfg.deals:,} sampled deals"
+    game = {"tables": f"class-level tables ({cfg.table_deals:,} deals in the three-way table)",
+            "sampled": f"{cfg.deals:,} fresh deals per iteration",
+            "deals": f"{cfg.deals:,} sampled deals"}[result.method]  # fmt: skip
     lines = [
         f"{cfg.num_players}-player push/fold, stack {cfg.stack_bb:g} BB, ante {cfg.ante_bb:g} BB: CFR+ on {game} "
         "(an approximation of one equilibrium, not a unique Nash equilibrium)"
     ]
     lines += [f"  {k}: {v:5.1f}% of hands" for k, v in result.ranges().items()]
-    lines.append("  in-sample NashConv (on the solved game) by iteration: "
-                 + ", ".join(f"{t}: {c:.2e}" for t, c in result.curve))  # fmt: skip
-    lines.append(f"  in-sample NashConv {result.nash_conv:.2e} BB/hand (per seat "
-                 f"{', '.join(f'{g:.1e}' for g in result.seat_gains)})")  # fmt: skip
+    if result.nash_conv is not None:
+        lines.append("  in-sample NashConv (on the solved game) by iteration: "
+                     + ", ".join(f"{t}: {c:.2e}" for t, c in result.curve))  # fmt: skip
+        lines.append(f"  in-sample NashConv {result.nash_conv:.2e} BB/hand (per seat "
+                     f"{', '.join(f'{g:.1e}' for g in result.seat_gains or [])})")  # fmt: skip
     oos = result.out_of_sample
     if oos:
         lines.append(
