@@ -442,9 +442,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--ante", type=float, default=0.0, help="ante per player in BB")
     parser.add_argument("--rake", type=float, default=0.0, help="fraction of a called pot raked, in [0, 1)")
     parser.add_argument("--rake-cap", type=float, default=None, help="largest rake per hand in BB (default: no cap)")
-    parser.add_argument("--method", default="auto", choices=("auto", "tables", "deals"),
-                        help="the game CFR+ solves: class-level tables (2-3 players), sampled deals, or auto")
-    parser.add_argument("--deals", type=int, default=100_000, help="sampled deals CFR+ iterates on (method deals)")
+    parser.add_argument("--method", default="auto", choices=METHODS,
+                        help="tables: class-level game (2-3 players); sampled: fresh deals every iteration; deals: one fixed sample; auto: tables up to 3 players, sampled beyond")
+    parser.add_argument("--deals", type=int, default=100_000, help="method deals: the fixed sample; method sampled: fresh deals per iteration")
     parser.add_argument("--table-deals", type=int, default=4_000_000, help="deals in the three-way all-in table (method tables)")
     parser.add_argument("--eval-deals", type=int, default=1_000_000, help="fresh deals for the out-of-sample NashConv (0: skip)")
     parser.add_argument("--iterations", type=int, default=1000, help="CFR+ iterations")
