@@ -1,14 +1,17 @@
-"""Push/fold with three or more players: CFR+ on the class-level game (2-3 players) or on sampled deals.
+"""Push/fold with three or more players: CFR+ on the class-level game (2-3 players), CFR on fresh deals.
 
 The next step the push-or-fold blog post proposes ("3 players and more"). Seats act once each in order
 (fold or all-in), the big blind only if somebody pushed. An information set is (seat, the earlier seats'
 actions, own hand class). The betting sequences (who acts, what each seat puts in) are walked through the
 rules' ``PushFoldState`` and terminal results come from the rules module's ``settle`` (pots, rake).
-Full-width CFR+ runs over every betting sequence on one of two games:
+Full-width CFR runs over every betting sequence, with one of three sources of values:
 
 * ``method="tables"`` (2-3 players, ``class_game.py``): the game over the seats' hand classes, with the
   exact class distribution, exact heads-up showdowns and a three-way all-in table averaged over many
   deals. It does not overfit a deal sample (with two players it is exactly the heads-up game);
+* ``method="sampled"`` (any table size, the default beyond three players): every iteration draws its own
+  ``deals`` fresh deals, so the values are unbiased estimates of the real game's and the average
+  strategy converges to the real game's (plain regret matching: CFR+'s floor would keep the noise);
 * ``method="deals"`` (any table size): ``deals`` complete deals drawn once; the expected payoffs over the
   sample replace the exact ones. CFR+ fits that sample, so its in-sample NashConv is optimistic.
 
@@ -274,6 +277,8 @@ class MultiwayPushFoldSolver:
         """Counterfactual values on the solved game, in BB per hand."""
         if self.method == "tables":
             return self.tables.values(strategy)
+        if self.method == "sampled":
+            raise ValueError("method 'sampled' solves no fixed game: measure it on fresh deals (out_of_sample_nash_conv)")
         d = len(self.sample.classes)
         return [v / d for v in sample_values(self.profiles, strategy, self.sample, self.payoffs)]
 
@@ -383,7 +388,7 @@ class MultiwayResult:
         return {
             "players": cfg.num_players, "stack_bb": cfg.stack_bb, "ante_bb": cfg.ante_bb, "rake": cfg.rake,
             "rake_cap_bb": cfg.rake_cap_bb, "method": self.method, "seed": cfg.seed, "iterations": cfg.iterations,
-            "deals": cfg.deals if self.method == "deals" else None,
+            "deals": cfg.deals if self.method in ("deals", "sampled") else None,
             "table_deals": cfg.table_deals if self.method == "tables" and cfg.num_players == 3 else None,
             "nash_conv_in_sample": self.nash_conv,
             "nash_conv_out_of_sample": oos.get("nash_conv"),
