@@ -142,7 +142,10 @@ class ClassLevelGame:
     """Counterfactual values and NashConv of the class-level game (2 or 3 seats)."""
 
     def __init__(self, config: PushFoldConfig, profiles: list[_Profile], table_deals: int, seed: int, evaluate_batch: Evaluator,
-                 table: EquityTable | None = None, cache_dir: str | Path | None = None, progress: bool = False) -> None:  # fmt: skip
+                 table: EquityTable | None = None, cache_dir: str | Path | None = None, progress: bool = False,
+                 three_way: np.ndarray | None = None) -> None:  # fmt: skip
+        """``three_way``: outcome counts (``three_way_counts``, e.g. several seeds' summed) used instead of
+        building them from ``table_deals`` and ``seed``."""
         n = config.num_players
         self.n, self.profiles = n, profiles
         table = table if table is not None else load_equity()
@@ -170,7 +173,8 @@ class ClassLevelGame:
             else:
                 if n != 3:
                     raise ValueError("class-level tables support at most three live players")
-                counts = three_way_counts(table_deals, seed, evaluate_batch, cache_dir=cache_dir, progress=progress)
+                counts = three_way if three_way is not None else \
+                    three_way_counts(table_deals, seed, evaluate_batch, cache_dir=cache_dir, progress=progress)
                 three = three_way_tables(config, prof.contributions, counts)
                 # P(classes) * seat s's expected result, s's axis first and the others' in order, flattened for one product
                 self.three_way_flat = [np.moveaxis(three[s], s, 0).reshape(C, -1).copy() for s in range(3)]

@@ -251,8 +251,9 @@ class MultiwayPushFoldSolver:
     """Full-width CFR+ over every action profile, on class-level tables (2-3 players) or sampled deals."""
 
     def __init__(self, config: MultiwayConfig, evaluate_batch: Evaluator | None = None,
-                 table_cache: str | Path | None = None, progress: bool = False) -> None:  # fmt: skip
-        """``table_cache``: a folder where three-way tables are stored and read back (method "tables")."""
+                 table_cache: str | Path | None = None, progress: bool = False, three_way: np.ndarray | None = None) -> None:  # fmt: skip
+        """``table_cache``: a folder where three-way tables are stored and read back (method "tables");
+        ``three_way``: outcome counts to use instead of building the table (``class_game.three_way_counts``)."""
         if evaluate_batch is None:
             from poker_envs.core.evaluator import evaluate_batch
         self.config = config
@@ -267,7 +268,7 @@ class MultiwayPushFoldSolver:
             from agent_zoo.push_fold.class_game import ClassLevelGame
 
             self.tables = ClassLevelGame(self.game, self.profiles, config.table_deals, config.seed, evaluate_batch,
-                                         cache_dir=table_cache, progress=progress)  # fmt: skip
+                                         cache_dir=table_cache, progress=progress, three_way=three_way)  # fmt: skip
         else:
             self.sample = sample_deals(self.n, config.deals, np.random.default_rng(config.seed), evaluate_batch)
             self.payoffs = terminal_payoffs(self.game, self.profiles, self.sample)
