@@ -53,7 +53,7 @@ class MultiwayConfig:
     check_every: int = 100  # iterations between NashConv measurements (on the solved game)
     seed: int = 0  # seed of the sampled deals (training deals or the three-way table's deals)
     method: str = "auto"  # "tables" (2-3 players), "sampled" (fresh deals each iteration), "deals" (fixed sample), "auto"
-    table_deals: int = 4_000_000  # method "tables": deals averaged into the three-way all-in table
+    table_deals: int = 40_000_000  # method "tables": deals averaged into the three-way all-in table
     eval_deals: int = 1_000_000  # fresh deals for the out-of-sample NashConv (0 = skip it)
 
     def __post_init__(self) -> None:
@@ -451,7 +451,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--method", default="auto", choices=METHODS,
                         help="tables: class-level game (2-3 players); sampled: fresh deals every iteration; deals: one fixed sample; auto: tables up to 3 players, sampled beyond")
     parser.add_argument("--deals", type=int, default=100_000, help="method deals: the fixed sample; method sampled: fresh deals per iteration")
-    parser.add_argument("--table-deals", type=int, default=4_000_000, help="deals in the three-way all-in table (method tables)")
+    parser.add_argument("--table-deals", type=int, default=40_000_000,
+                        help="deals in the three-way all-in table (method tables; about 90 s per 40M on one core)")
     parser.add_argument("--eval-deals", type=int, default=1_000_000, help="fresh deals for the out-of-sample NashConv (0: skip)")
     parser.add_argument("--iterations", type=int, default=1000, help="CFR+ iterations")
     parser.add_argument("--check-every", type=int, default=100, help="iterations between in-sample NashConv checks")
