@@ -363,6 +363,27 @@ def test_cli_train_and_evaluate(tmp_path, capsys) -> None:
         main(["evaluate", "--dir", str(run), "--hands", "3"])
 
 
+def test_cli_train_seed_reaches_the_run(tmp_path) -> None:
+    """``train --seed S`` replaces the preset's seed: it is saved in config.json, changes the hands and
+    weights, and a run folder of another seed is refused by name rather than silently continued."""
+    import json
+
+    from agent_zoo.cnn.__main__ import main
+
+    runs = {}
+    for seed in (None, 1):
+        run = tmp_path / f"s{seed}"
+        extra = [] if seed is None else ["--seed", str(seed)]
+        assert main(["train", "--preset", "tiny", "--out", str(run), "--generations", "1", "--no-progress", *extra]) == 0
+        runs[seed] = run
+    assert json.loads((runs[None] / "config.json").read_text())["seed"] == PRESETS["tiny"].seed == 0
+    assert json.loads((runs[1] / "config.json").read_text())["seed"] == 1
+    w0, w1 = (load_generation(runs[s] / "gen_1.pt")[0].state_dict() for s in (None, 1))
+    assert any(not torch.equal(w0[k], w1[k]) for k in w0)
+    with pytest.raises(ValueError, match="seed"):
+        main(["train", "--preset", "tiny", "--out", str(runs[1]), "--seed", "2", "--no-progress"])
+
+
 # ---- gating ---------------------------------------------------------------------------------------
 def test_gate_passes_only_a_significant_win() -> None:
     from agent_zoo.cnn.gating import GateMatch, gate_passed, run_gate
