@@ -18,7 +18,8 @@ def build_parser() -> argparse.ArgumentParser:
     tr.add_argument("--out", metavar="DIR", required=True, help="run folder (data, checkpoints, log)")
     tr.add_argument("--generations", type=cli.positive_int, default=None, help="train up to this generation (default: the preset's)")
     cli.add_seed(tr, default=None, what="the run (default: the preset's)")
-    ev = sub.add_parser("evaluate", help="round robin of random, heuristic and the generations in --dir")
+    ev = sub.add_parser("evaluate", help="round robin of random, heuristic and the generations in --dir "
+                        "(resumable; several processes with the same arguments share the pairs)")
     ev.add_argument("--dir", metavar="DIR", required=True, help="the run folder that train wrote")
     ev.add_argument("--hands", type=int, default=2_000, help="hands per pair (even: deals x 2 seatings)")
     ev.add_argument("--candidates", choices=("full", "subset"), default="full", help="candidate actions CNN players score")
@@ -82,6 +83,9 @@ def main(argv: list[str] | None = None) -> int:
             parser.error("--hands must be an even number >= 2 (each deal is played twice, seats swapped)")
         result = evaluate_dir(args.dir, args.hands, args.candidates, args.seed, args.out,
                               show=not args.no_progress, allin_ev=args.allin_ev or None)
+        if result is None:
+            print("this process's pairs are done; other processes still play the rest (the last one writes the table)")
+            return 0
         print(result.table())
         print(f"({time.perf_counter() - t0:.0f} s)")
     return 0
