@@ -363,6 +363,27 @@ def test_cli_train_and_evaluate(tmp_path, capsys) -> None:
         main(["evaluate", "--dir", str(run), "--hands", "3"])
 
 
+def test_cli_train_seed_reaches_the_run(tmp_path) -> None:
+    """``train --seed S`` replaces the preset's seed: it is saved in config.json, changes the hands and
+    weights, and a run folder of another seed is refused by name rather than silently continued."""
+    import json
+
+    from agent_zoo.cnn.__main__ import main
+
+    runs = {}
+    for seed in (None, 1):
+        run = tmp_path / f"s{seed}"
+        extra = [] if seed is None else ["--seed", str(seed)]
+        assert main(["train", "--preset", "tiny", "--out", str(run), "--generations", "1", "--no-progress", *extra]) == 0
+        runs[seed] = run
+    assert json.loads((runs[None] / "config.json").read_text())["seed"] == PRESETS["tiny"].seed == 0
+    assert json.loads((runs[1] / "config.json").read_text())["seed"] == 1
+    w0, w1 = (load_generation(runs[s] / "gen_1.pt")[0].state_dict() for s in (None, 1))
+    assert any(not torch.equal(w0[k], w1[k]) for k in w0)
+    with pytest.raises(ValueError, match="seed"):
+        main(["train", "--preset", "tiny", "--out", str(runs[1]), "--seed", "2", "--no-progress"])
+
+
 # ---- gating ---------------------------------------------------------------------------------------
 def test_gate_passes_only_a_significant_win() -> None:
     from agent_zoo.cnn.gating import GateMatch, gate_passed, run_gate
@@ -466,3 +487,50 @@ def test_allin_chips_by_hand() -> None:
     assert allin_chips(0.75, 40) == (20.0, -20.0)
     assert allin_chips(0.5, 97) == (0.0, -0.0)
     assert allin_chips(1.0, 3) == (3.0, -3.0)
+
+
+# ---- resumable, shareable round robin ------------------------------------------------------------------
+def _rr_players() -> list[Player]:
+    return [Player("random", "random"), Player("heuristic", "heuristic"), Player("c", "cnn", _net(3), "subset")]
+
+
+def test_round_robin_cache_resumes_and_equals_the_uncached_result(tmp_path, monkeypatch) -> None:
+    import agent_zoo.cnn.evaluate as ev
+
+    cfg = PRESETS["tiny"]
+    plain = ev.round_robin(_rr_players(), 8, 5, cfg, show=False)
+    cache = tmp_path / "pairs"
+    first = ev.round_robin(_rr_players(), 8, 5, cfg, show=False, cache=cache)
+    (cache / "pair_1.json").unlink()  # as if interrupted while playing pair 1
+    played = []
+    real = ev.play_pair
+    monkeypatch.setattr(ev, "play_pair", lambda *a, **k: played.append(a[6]) or real(*a, **k))
+    again = ev.round_robin(_rr_players(), 8, 5, cfg, show=False, cache=cache)
+    assert played == [1]  # only the missing pair is played again
+    for r in (first, again):
+        np.testing.assert_array_equal(r.mean, plain.mean)
+        np.testing.assert_array_equal(r.ci95, plain.ci95)
+        assert r.kinds == plain.kinds and r.sizes == plain.sizes
+    with pytest.raises(ValueError, match="another round robin"):
+        ev.round_robin(_rr_players(), 8, 6, cfg, show=False, cache=cache)  # another deal seed
+
+
+def test_round_robin_leaves_pairs_claimed_by_a_live_process_and_takes_over_a_dead_one(tmp_path) -> None:
+    import os
+    import subprocess
+    import sys
+
+    import agent_zoo.cnn.evaluate as ev
+
+    cfg = PRESETS["tiny"]
+    cache = tmp_path / "pairs"
+    ev.PairCache(cache, {"names": ["random", "heuristic", "c"], "hands": 8, "seed": 5, "allin_ev": None})
+    (cache / "pair_0.claim").write_text(str(os.getppid()))  # a live process (pytest's parent) holds pair 0
+    assert ev.round_robin(_rr_players(), 8, 5, cfg, show=False, cache=cache) is None
+    assert not (cache / "pair_0.json").exists() and all((cache / f"pair_{k}.json").exists() for k in (1, 2))
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    (cache / "pair_0.claim").write_text(dead.stdout.strip())  # its process has ended: the claim is stale
+    done = ev.round_robin(_rr_players(), 8, 5, cfg, show=False, cache=cache)
+    plain = ev.round_robin(_rr_players(), 8, 5, cfg, show=False)
+    np.testing.assert_array_equal(done.mean, plain.mean)
+    assert not (cache / "pair_0.claim").exists()

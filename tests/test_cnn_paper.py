@@ -190,3 +190,75 @@ def test_heuristic_folds_its_share_when_the_rules_allow_folding_for_free() -> No
     rng = np.random.default_rng(4)
     default = np.array([heuristic_action(public_of_state(state), rng, "min") for _ in range(n)])
     assert np.array_equal(default == 1, (acts == 1) | (acts == 0)) and not np.any(default == 0)
+
+
+# ---- several training seeds side by side (agent_zoo.cnn.spread) ----------------------------------------
+def _rr(names: list[str], upper: dict[tuple[str, str], tuple[float, float]], seed: int) -> dict:
+    """A round robin result dict with ``upper[(a, b)] = (a's mean v b, half-width)`` and its antisymmetric twin."""
+    n = len(names)
+    mean, ci = np.zeros((n, n)), np.zeros((n, n))
+    for (a, b), (m, h) in upper.items():
+        i, j = names.index(a), names.index(b)
+        mean[i, j], mean[j, i], ci[i, j], ci[j, i] = m, -m, h, h
+    return {"names": names, "mean": mean.tolist(), "ci95": ci.tolist(), "hands": 10, "candidates": "full", "seed": seed}
+
+
+def test_spread_orients_pairs_and_computes_the_seed_statistics() -> None:
+    from agent_zoo.cnn.spread import PAPER_TABLE3, spread
+
+    names = ["random", "heuristic", "cnn1"]
+    # random's mean against cnn1 is stored from random's side: the pair must read cnn1 v random = -that.
+    results = [_rr(names, {("random", "cnn1"): (-m, 0.5), ("heuristic", "random"): (8.0, 1.0),
+                           ("cnn1", "heuristic"): (m - 4.0, 0.3)}, 7) for m in (1.0, 2.0, 3.0)]
+    sp = spread(results, ["a", "b", "c"])
+    assert sp.pairs == [("heuristic", "random"), ("cnn1", "random"), ("cnn1", "heuristic")]
+    np.testing.assert_allclose(sp.mean[:, 1], [1.0, 2.0, 3.0])
+    np.testing.assert_allclose(sp.seed_mean, [8.0, 2.0, -2.0])
+    np.testing.assert_allclose(sp.seed_sd, [0.0, 1.0, 1.0])
+    # t(0.975, 2 df) = 4.302653 (printed tables); half-width = t * sd / sqrt(3)
+    np.testing.assert_allclose(sp.seed_ci95[1], 4.302653 / np.sqrt(3), rtol=1e-6)
+    # cnn1 v random: 1 - 0.5 > 0 in every seed; cnn1 v heuristic: -3, -2, -1 never above 0
+    assert sp.significant_wins.tolist() == [3, 3, 0]
+    table = sp.markdown()
+    assert "| cnn1 v random | **+1.00 ± 0.50** | **+2.00 ± 0.50** | **+3.00 ± 0.50** | +2.00 | 1.00 |" in table
+    assert f"{PAPER_TABLE3[('heuristic', 'random')]:+.2f}" == "+6.82" and "+6.82" in table
+
+
+def test_spread_pools_stages_and_refuses_mismatches() -> None:
+    from agent_zoo.cnn.spread import pool_stages, spread
+
+    names = ["random", "heuristic"]
+    a, b = _rr(names, {("heuristic", "random"): (1.0, 0.3)}, 1), _rr(names, {("heuristic", "random"): (3.0, 0.4)}, 2)
+    pooled = pool_stages([a, b])
+    assert pooled["mean"][1][0] == pytest.approx(2.0) and pooled["ci95"][1][0] == pytest.approx(0.25)
+    assert pooled["hands"] == 20
+    with pytest.raises(ValueError, match="different deal seeds"):
+        pool_stages([a, a])
+    with pytest.raises(ValueError, match="same players"):
+        spread([a, _rr(["random", "cnn1"], {}, 3)], ["x", "y"])
+    with pytest.raises(ValueError, match="one label per result"):
+        spread([a, b], ["x"])
+
+
+def test_spread_cli_reads_a_committed_round_robin(tmp_path) -> None:
+    """The single-seed subset table on the results page: cnn3 v cnn2 was +0.86 ± 0.28 BB/hand."""
+    import json
+
+    from agent_zoo.cnn.__main__ import main
+
+    committed = Path(__file__).resolve().parent.parent / "docs" / "results" / "cnn" / "small_results.json"
+    data = json.loads(committed.read_text())
+    for k, seed in enumerate((5, 6)):
+        d = tmp_path / f"e{k}"
+        d.mkdir()
+        (d / "results.json").write_text(json.dumps({**data, "seed": seed}))
+    out = tmp_path / "out"
+    e0, e1 = tmp_path / "e0", tmp_path / "e1"
+    assert main(["spread", "--evals", f"{e0},{e1}", f"{e1},{e0}", "--reference", str(committed), "--out", str(out)]) == 0
+    table = (out / "spread.md").read_text()
+    row = next(line for line in table.splitlines() if line.startswith("| cnn3 v cnn2 |"))
+    assert row.count("+0.86 ± 0.20") == 2  # two identical stages pooled per seed: 0.28 * sqrt(2) / 2
+    assert row.endswith("| +5.32 | +0.86 ± 0.28 |")  # Table 3's cell, then the reference column
+    assert (out / "spread.png").stat().st_size > 0 and json.loads((out / "spread.json").read_text())["hands"] == 20_000
+    with pytest.raises(SystemExit):
+        main(["spread", "--evals", str(e0), "--labels", "a", "b", "--out", str(out)])

@@ -1,5 +1,5 @@
 """CLI: ``python -m agent_zoo.cnn train --preset small --out DIR`` / ``evaluate --dir DIR [--out DIR2]`` /
-``calibrate [--json PATH]``."""
+``calibrate [--json PATH]`` / ``spread --evals DIR[,DIR] ... --out DIR``."""
 
 from __future__ import annotations
 
@@ -18,7 +18,8 @@ def build_parser() -> argparse.ArgumentParser:
     tr.add_argument("--out", metavar="DIR", required=True, help="run folder (data, checkpoints, log)")
     tr.add_argument("--generations", type=cli.positive_int, default=None, help="train up to this generation (default: the preset's)")
     cli.add_seed(tr, default=None, what="the run (default: the preset's)")
-    ev = sub.add_parser("evaluate", help="round robin of random, heuristic and the generations in --dir")
+    ev = sub.add_parser("evaluate", help="round robin of random, heuristic and the generations in --dir "
+                        "(resumable; several processes with the same arguments share the pairs)")
     ev.add_argument("--dir", metavar="DIR", required=True, help="the run folder that train wrote")
     ev.add_argument("--hands", type=int, default=2_000, help="hands per pair (even: deals x 2 seatings)")
     ev.add_argument("--candidates", choices=("full", "subset"), default="full", help="candidate actions CNN players score")
@@ -36,6 +37,13 @@ def build_parser() -> argparse.ArgumentParser:
     for p in (tr, ev, ca):
         cli.add_threads(p)
         cli.add_progress(p)
+    sp = sub.add_parser("spread", help="round robins of several training seeds side by side, with their spread")
+    sp.add_argument("--evals", nargs="+", required=True, metavar="DIR[,DIR]",
+                    help="one per training seed: evaluate's output folder(s), comma-separated stages pooled")
+    sp.add_argument("--labels", nargs="+", default=None, help="one per --evals entry (default: seed 0, seed 1, ...)")
+    sp.add_argument("--reference", metavar="PATH", default=None, help="another results.json to show beside them")
+    sp.add_argument("--reference-label", default="reference", help="its column title")
+    sp.add_argument("--out", metavar="DIR", required=True, help="folder, created when missing, for spread.json, spread.md, spread.png")
     return parser
 
 
@@ -43,7 +51,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
 
-    cli.set_threads(args.threads)
+    if hasattr(args, "threads"):  # spread runs no network
+        cli.set_threads(args.threads)
     t0 = time.perf_counter()
     if args.command == "train":
         from dataclasses import replace
@@ -65,6 +74,8 @@ def main(argv: list[str] | None = None) -> int:
         if not cli.emit_json(records(rows, free, args.hands, args.seed), args.json):
             print(table(rows, args.hands, args.seed) + "\n\n" + fold_free_table(free, args.hands, args.seed))
             print(f"({time.perf_counter() - t0:.0f} s)")
+    elif args.command == "spread":
+        _spread(parser, args)
     else:
         from agent_zoo.cnn.evaluate import evaluate_dir
 
@@ -72,9 +83,34 @@ def main(argv: list[str] | None = None) -> int:
             parser.error("--hands must be an even number >= 2 (each deal is played twice, seats swapped)")
         result = evaluate_dir(args.dir, args.hands, args.candidates, args.seed, args.out,
                               show=not args.no_progress, allin_ev=args.allin_ev or None)
+        if result is None:
+            print("this process's pairs are done; other processes still play the rest (the last one writes the table)")
+            return 0
         print(result.table())
         print(f"({time.perf_counter() - t0:.0f} s)")
     return 0
+
+
+def _spread(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """``spread``: line up the seeds' round robins, write JSON, markdown and PNG, print the table."""
+    import json
+    from pathlib import Path
+
+    from agent_zoo.cnn.spread import load_result, plot_spread, pool_stages, spread
+
+    labels = args.labels or [f"seed {k}" for k in range(len(args.evals))]
+    if len(labels) != len(args.evals):
+        parser.error(f"--labels needs one label per --evals entry ({len(args.evals)}), got {len(labels)}")
+    results = [pool_stages([load_result(d) for d in entry.split(",")]) for entry in args.evals]
+    ref = load_result(args.reference) if args.reference else None
+    sp = spread(results, labels)
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "spread.json").write_text(json.dumps({**sp.to_dict(), "evals": args.evals}, indent=1))
+    table = sp.markdown(ref, args.reference_label)
+    (out / "spread.md").write_text(table + "\n")
+    plot_spread(sp, out / "spread.png", ref, args.reference_label)
+    print(table)
 
 
 if __name__ == "__main__":

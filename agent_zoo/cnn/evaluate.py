@@ -13,6 +13,7 @@ The rules, deals and scoring are the same engine and the same duplicate scheme.
 from __future__ import annotations
 
 import json
+import os
 import re
 import time
 from dataclasses import dataclass, field
@@ -93,40 +94,139 @@ class RoundRobin:
 
 
 def round_robin(players: list[Player], hands: int, seed: int, cfg: CNNConfig, show: bool = True,
-                allin_ev: int | None = None) -> RoundRobin:
+                allin_ev: int | None = None, cache: str | Path | None = None,
+                cache_key: dict[str, Any] | None = None) -> RoundRobin | None:
     """Every pair of ``players`` on the same ``hands / 2`` deals, each played with both seatings.
 
     ``allin_ev``: score a showdown decided before the river by its expectation over the cards to come
     (this many random boards for a pre-flop all-in; an unbiased, lower-variance estimate of the same
-    mean, since no decision depends on those cards)."""
+    mean, since no decision depends on those cards).
+    ``cache``: a folder keeping each finished pair (``pair_K.json``), so an interrupted round robin
+    resumes where it stopped, and several processes can share one round robin: a pair being played is
+    claimed (``pair_K.claim`` holding the process id; a dead process's claim is taken over). Every pair
+    draws from its own seed stream, so the result does not depend on who played which pair. Returns None
+    while pairs claimed by other live processes are unfinished. ``cache_key``: more settings the cached
+    pairs must share (a folder holding another round robin's pairs is refused)."""
     from tqdm import tqdm
 
     game = make_game(cfg.small_blind, cfg.big_blind, cfg.stack, cfg.fold_when_check)
     deals = hands // 2
     decks, buttons = draw_deals(deals, np.random.default_rng(np.random.SeedSequence([seed, 0])))
     n = len(players)
+    pairs = [(i, j) for i in range(n) for j in range(i + 1, n)]
+    store = None if cache is None else PairCache(cache, {"names": [p.name for p in players], "hands": hands,
+                                                         "seed": seed, "allin_ev": allin_ev, **(cache_key or {})})
+    todo = [k for k in range(len(pairs)) if store is None or not store.done(k)]
+    bar = tqdm(total=len(todo) * hands, desc="round robin", unit="hand", disable=not show, dynamic_ncols=True)
+    records: dict[int, dict[str, Any]] = {}
+    for k in todo:
+        if store is not None and not store.claim(k):
+            continue  # another live process plays it
+        i, j = pairs[k]
+        bar.set_postfix_str(f"{players[i].name} v {players[j].name}")
+        records[k] = play_pair(game, players[i], players[j], decks, buttons, seed, k, cfg.big_blind, bar.update,
+                               allin_ev)
+        if store is not None:
+            store.save(k, records[k])
+    bar.close()
+    if store is not None:
+        records = store.load_all(len(pairs))
+        if records is None:
+            return None
     mean, ci, secs = np.zeros((n, n)), np.zeros((n, n)), np.zeros((n, n))
     kinds = {p.name: np.zeros(5, dtype=np.int64) for p in players}
     sizes = {p.name: np.zeros(len(SIZE_LABELS), dtype=np.int64) for p in players}
-    pairs = [(i, j) for i in range(n) for j in range(i + 1, n)]
-    bar = tqdm(total=len(pairs) * hands, desc="round robin", unit="hand", disable=not show, dynamic_ncols=True)
     for k, (i, j) in enumerate(pairs):
-        bar.set_postfix_str(f"{players[i].name} v {players[j].name}")
-        t0 = time.perf_counter()
-        rng = np.random.default_rng(np.random.SeedSequence([seed, 1, k]))
-        chips, logs = duplicate_match(game, players[i], players[j], decks, buttons, rng, progress=bar.update,
-                                      allin_ev=allin_ev)
-        m, h = mean_ci(chips, cfg.big_blind)
-        mean[i, j], mean[j, i], ci[i, j], ci[j, i] = m, -m, h, h
-        secs[i, j] = secs[j, i] = time.perf_counter() - t0
-        for log in logs:
-            for name, counts in log.kinds.items():
-                kinds[name] += counts
-            for name, ratios in log.bet_sizes.items():
-                sizes[name] += np.histogram(ratios, bins=SIZE_BINS)[0]
-    bar.close()
+        r = records[k]
+        mean[i, j], mean[j, i], ci[i, j], ci[j, i] = r["mean"], -r["mean"], r["ci95"], r["ci95"]
+        secs[i, j] = secs[j, i] = r["seconds"]
+        for name in r["kinds"]:
+            kinds[name] += np.asarray(r["kinds"][name], dtype=np.int64)
+            sizes[name] += np.asarray(r["sizes"][name], dtype=np.int64)
     return RoundRobin([p.name for p in players], mean, ci, hands, secs,
                       {k: v.tolist() for k, v in kinds.items()}, {k: v.tolist() for k, v in sizes.items()}, allin_ev)
+
+
+def play_pair(game: Any, a: Player, b: Player, decks: np.ndarray, buttons: np.ndarray, seed: int, k: int,
+              big_blind: int, progress: Any = None, allin_ev: int | None = None) -> dict[str, Any]:
+    """Pair number ``k`` of a round robin: ``a``'s mean big blinds per hand and 95% half-width, the time,
+    and both players' action-kind and bet-size counts."""
+    t0 = time.perf_counter()
+    rng = np.random.default_rng(np.random.SeedSequence([seed, 1, k]))
+    chips, logs = duplicate_match(game, a, b, decks, buttons, rng, progress=progress, allin_ev=allin_ev)
+    m, h = mean_ci(chips, big_blind)
+    kinds = {p.name: np.zeros(5, dtype=np.int64) for p in (a, b)}
+    sizes = {p.name: np.zeros(len(SIZE_LABELS), dtype=np.int64) for p in (a, b)}
+    for log in logs:
+        for name, counts in log.kinds.items():
+            kinds[name] += counts
+        for name, ratios in log.bet_sizes.items():
+            sizes[name] += np.histogram(ratios, bins=SIZE_BINS)[0]
+    return {"pair": k, "mean": m, "ci95": h, "seconds": time.perf_counter() - t0,
+            "kinds": {n: v.tolist() for n, v in kinds.items()}, "sizes": {n: v.tolist() for n, v in sizes.items()}}
+
+
+class PairCache:
+    """Finished pairs of one round robin on disk, and claims on the pairs being played (see ``round_robin``)."""
+
+    def __init__(self, folder: str | Path, meta: dict[str, Any]) -> None:
+        self.dir = Path(folder)
+        self.dir.mkdir(parents=True, exist_ok=True)
+        path = self.dir / "meta.json"
+        if path.exists():
+            old = json.loads(path.read_text())
+            if old != meta:
+                raise ValueError(f"{self.dir} holds pairs of another round robin (saved {old}, asked {meta}); "
+                                 "use another --out or delete it")
+        else:
+            path.write_text(json.dumps(meta))
+
+    def done(self, k: int) -> bool:
+        return (self.dir / f"pair_{k}.json").exists()
+
+    def claim(self, k: int) -> bool:
+        """Claim pair ``k`` for this process; False if it is finished or a live process holds it."""
+        path = self.dir / f"pair_{k}.claim"
+        for _ in range(2):
+            if self.done(k):
+                return False
+            try:
+                fd = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY)
+            except FileExistsError:
+                try:
+                    pid = int(path.read_text() or "0")
+                except (FileNotFoundError, ValueError):
+                    pid = 0
+                if pid and pid != os.getpid() and _alive(pid):
+                    return False
+                path.unlink(missing_ok=True)  # a dead process's (or our own earlier) claim
+                continue
+            with os.fdopen(fd, "w") as f:
+                f.write(str(os.getpid()))
+            return not self.done(k)
+        return False
+
+    def save(self, k: int, record: dict[str, Any]) -> None:
+        tmp = self.dir / f"pair_{k}.json.tmp{os.getpid()}"
+        tmp.write_text(json.dumps(record))
+        tmp.replace(self.dir / f"pair_{k}.json")
+        (self.dir / f"pair_{k}.claim").unlink(missing_ok=True)
+
+    def load_all(self, count: int) -> dict[int, dict[str, Any]] | None:
+        """Every pair's record, or None while some pair is unfinished."""
+        if not all(self.done(k) for k in range(count)):
+            return None
+        return {k: json.loads((self.dir / f"pair_{k}.json").read_text()) for k in range(count)}
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 def generation_paths(run_dir: str | Path) -> list[Path]:
@@ -138,8 +238,12 @@ def generation_paths(run_dir: str | Path) -> list[Path]:
 
 
 def evaluate_dir(run_dir: str | Path, hands: int, candidates: str = "full", seed: int = 12345,
-                 out: str | Path | None = None, show: bool = True, allin_ev: int | None = None) -> RoundRobin:
-    """Round robin of random, heuristic and every generation of ``run_dir``; writes JSON and PNGs."""
+                 out: str | Path | None = None, show: bool = True, allin_ev: int | None = None) -> RoundRobin | None:
+    """Round robin of random, heuristic and every generation of ``run_dir``; writes JSON and PNGs.
+
+    Finished pairs are kept in ``out/pairs`` until the whole round robin is written, so running the
+    same command again resumes, and several processes running it share the pairs (None for a process
+    that ends while others still play)."""
     run_dir = Path(run_dir)
     cfg = CNNConfig.from_dict(json.loads((run_dir / "config.json").read_text()))
     players = [Player("random", "random", random_reading=cfg.random_player),
@@ -148,9 +252,12 @@ def evaluate_dir(run_dir: str | Path, hands: int, candidates: str = "full", seed
         net, ckpt = load_generation(path)
         players.append(Player(f"cnn{ckpt['generation']}", "cnn", net, candidates, cfg.raise_fractions,
                               exact_fold=cfg.exact_fold))
-    result = round_robin(players, hands, seed, cfg, show, allin_ev)
     out = Path(out) if out is not None else run_dir / "eval"
     out.mkdir(parents=True, exist_ok=True)
+    key = {"run": str(run_dir.resolve()), "candidates": candidates}
+    result = round_robin(players, hands, seed, cfg, show, allin_ev, cache=out / "pairs", cache_key=key)
+    if result is None:
+        return None
     (out / "results.json").write_text(json.dumps({**result.to_dict(), "candidates": candidates, "seed": seed}, indent=1))
     (out / "table.md").write_text(result.markdown() + "\n\nHands per pair for a significant sign:\n\n" + result.needed_markdown() + "\n")
     plot_shares(result, out)
