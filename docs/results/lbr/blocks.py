@@ -1,0 +1,162 @@
+"""The longer no-limit LBR runs of docs/results/lbr.md: fixed cases, hands in seeded blocks of 50.
+
+    python docs/results/lbr/blocks.py run --out /work/runs/lbrcnn/blocks.jsonl [--until 04:05] [--cases ...]
+    python docs/results/lbr/blocks.py summary --out /work/runs/lbrcnn/blocks.jsonl --json docs/results/lbr/blocks.json
+
+The protocol is fixed here, before any result: every case plays blocks of ``BLOCK`` hands (CNN
+generations: ``CNN_BLOCK``; LBR's seat alternating), block ``k`` of a case drawn from ``numpy.random.default_rng([SEED, k])``, up to the case's
+``blocks``. ``run`` goes round by round (block 0 of every case, then block 1, ...), so that when the time
+runs out (``--until``, UTC) every case has about the same number of hands; a case whose agent file does not
+exist yet (a CNN generation still training) is skipped in that round and picked up in a later one. Each
+finished block is appended to the JSONL file at once (LBR's winnings of every hand, in big blinds), so a
+re-run resumes; ``summary`` pools a case's blocks: mean, 95% CI of the mean (normal, per-hand standard
+deviation) in mbb per hand, and hands per second.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+import time
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+BLOCK = 50  # hands per block (CNN cases: CNN_BLOCK, their range queries cost seconds each)
+CNN_BLOCK = 10
+SEED = 20261124  # deal / draw seed of every case (block k: default_rng([SEED, k]))
+CNN_RUNS = Path("/work/runs/cnn")  # the `small` preset runs small_s0..2 (python -m agent_zoo.cnn train --preset small --seed S)
+PPO_RUNS = Path("/work/runs/lbrcnn")  # ppo_s0..2.zip (docs/results/lbr/train_ppo.py --timesteps 20000 --seed S)
+NL100 = {"bet_sizing": "abstract"}  # 100 big blinds (200 chips), the env's default table
+NL50_CNN = {"bet_sizing": "chips", "obs_encoder": "poker_cnn", "starting_stack": 100}  # the CNN's table: 50 BB
+
+
+@dataclass(frozen=True)
+class Case:
+    """One LBR measurement: an agent on a table, at most ``blocks`` blocks of hands."""
+
+    name: str
+    agent: str  # registry spec, or "cnn-subset:PATH" (a CNN generation scoring the candidate subset)
+    env: dict[str, Any] = field(default_factory=dict)
+    blocks: int = 24
+    hands: int = BLOCK  # hands per block
+
+    def path(self) -> Path | None:
+        spec = self.agent.split(":", 1)
+        return Path(spec[1]) if spec[0] in ("cnn-subset", "sb3") else None
+
+
+CASES = [
+    Case("nl100 random", "random", NL100, blocks=24),
+    Case("nl100 heuristic", "heuristic", NL100, blocks=24),
+    *(Case(f"nl100 MaskablePPO seed {s}", f"sb3:{PPO_RUNS / f'ppo_s{s}.zip'}", NL100, blocks=8) for s in range(3)),
+    Case("nl50 random", "random", NL50_CNN, blocks=8),
+    Case("nl50 heuristic", "heuristic", NL50_CNN, blocks=8),
+    *(Case(f"nl50 cnn small seed {s} gen {g}", f"cnn-subset:{CNN_RUNS / f'small_s{s}' / f'gen_{g}.pt'}", NL50_CNN, blocks=20,
+           hands=CNN_BLOCK) for g in (1, 2, 3) for s in range(3)),
+]
+
+
+def _agent(case: Case, env: Any) -> Any:
+    if case.agent.startswith("cnn-subset:"):
+        from agent_zoo.cnn.agent import load_cnn_agent
+
+        return load_cnn_agent(case.agent.split(":", 1)[1], env, candidates="subset")
+    from agent_zoo.registry import make_agent
+
+    return make_agent(case.agent, env)
+
+
+def _done(out: Path) -> dict[str, dict[int, dict[str, Any]]]:
+    done: dict[str, dict[int, dict[str, Any]]] = {}
+    if out.exists():
+        for line in out.read_text().splitlines():
+            rec = json.loads(line)
+            done.setdefault(rec["case"], {})[rec["block"]] = rec
+    return done
+
+
+def run(out: Path, until: datetime | None, names: list[str] | None) -> None:
+    import torch
+
+    from agent_zoo.lbr import LocalBestResponse
+    from poker_envs import nolimit_holdem_v0
+
+    torch.set_num_threads(1)
+    cases = [c for c in CASES if names is None or c.name in names]
+    lbrs: dict[str, LocalBestResponse] = {}  # one per case, built when its agent exists (its pre-flop memo lasts)
+    for k in range(max(c.blocks for c in cases)):
+        for case in cases:
+            if until is not None and datetime.now(timezone.utc) >= until:
+                print("time is up", file=sys.stderr)
+                return
+            if k >= case.blocks or k in _done(out).get(case.name, {}):
+                continue
+            if case.path() is not None and not case.path().exists():  # type: ignore[union-attr]
+                continue
+            if case.name not in lbrs:
+                env = nolimit_holdem_v0.env(**case.env)
+                lbrs[case.name] = LocalBestResponse(env, _agent(case, env))
+            lbr = lbrs[case.name]
+            rng = np.random.default_rng([SEED, k])
+            start = time.perf_counter()
+            wins = [lbr.play_hand(i % 2, rng) for i in range(case.hands)]
+            rec = {"case": case.name, "block": k, "agent": case.agent, "env": case.env, "seed": [SEED, k],
+                   "wins_bb": wins, "seconds": time.perf_counter() - start, "finished": datetime.now(timezone.utc).isoformat()}
+            with out.open("a") as f:
+                f.write(json.dumps(rec) + "\n")
+            print(f"{case.name} block {k}: {1000 * np.mean(wins):+.0f} mbb/hand, {rec['seconds']:.0f} s", file=sys.stderr)
+
+
+def summary(out: Path) -> list[dict[str, Any]]:
+    rows = []
+    done = _done(out)
+    for case in CASES:
+        blocks = done.get(case.name, {})
+        if not blocks:
+            rows.append({"case": case.name, "agent": case.agent, "env": case.env, "hands": 0})
+            continue
+        wins = np.concatenate([blocks[k]["wins_bb"] for k in sorted(blocks)])
+        seconds = sum(b["seconds"] for b in blocks.values())
+        rows.append({"case": case.name, "agent": case.agent, "env": case.env, "blocks": sorted(blocks), "hands": int(wins.size),
+                     "mbb_per_hand": 1000 * float(wins.mean()),
+                     "mbb_ci95": 1000 * 1.96 * float(wins.std(ddof=1)) / math.sqrt(wins.size),
+                     "per_seat_mbb": [1000 * float(wins[0::2].mean()), 1000 * float(wins[1::2].mean())],
+                     "hands_per_second": wins.size / seconds})
+    return rows
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("command", choices=("run", "summary"))
+    p.add_argument("--out", required=True, help="JSONL file of finished blocks (appended; a re-run resumes)")
+    p.add_argument("--until", default=None, help="run: stop starting blocks at this UTC time, HH:MM (today)")
+    p.add_argument("--cases", nargs="*", default=None, help="run: only these case names")
+    p.add_argument("--json", default=None, help="summary: also write the table here")
+    args = p.parse_args()
+    out = Path(args.out)
+    if args.command == "run":
+        until = None
+        if args.until:
+            h, m = (int(x) for x in args.until.split(":"))
+            until = datetime.now(timezone.utc).replace(hour=h, minute=m, second=0, microsecond=0)
+        run(out, until, args.cases)
+        return
+    rows = summary(out)
+    for r in rows:
+        if r["hands"]:
+            print(f"{r['case']:<34}{r['hands']:>6} hands {r['mbb_per_hand']:+9.0f} +- {r['mbb_ci95']:6.0f} mbb/hand "
+                  f"({r['hands_per_second']:.2f} hands/s)")
+        else:
+            print(f"{r['case']:<34}     0 hands")
+    if args.json:
+        Path(args.json).write_text(json.dumps(rows, indent=1) + "\n")
+
+
+if __name__ == "__main__":
+    main()
