@@ -1,13 +1,13 @@
 """The longer no-limit LBR runs of docs/results/lbr.md: fixed cases, hands in seeded blocks of 50.
 
-    python docs/results/lbr/blocks.py run --out /work/runs/lbrcnn/blocks.jsonl [--until 04:05] [--cases ...]
-    python docs/results/lbr/blocks.py summary --out /work/runs/lbrcnn/blocks.jsonl --json docs/results/lbr/blocks.json
+    python docs/results/lbr/blocks.py run --out RUNS/blocks.jsonl [--until 04:05] [--cases NAME ...]
+    python docs/results/lbr/blocks.py summary --out RUNS/blocks*.jsonl --json docs/results/lbr/blocks.json
 
 The protocol is fixed here, before any result: every case plays blocks of ``BLOCK`` hands (CNN
-generations: ``CNN_BLOCK``; LBR's seat alternating), block ``k`` of a case drawn from ``numpy.random.default_rng([SEED, k])``, up to the case's
-``blocks``. ``run`` goes round by round (block 0 of every case, then block 1, ...), so that when the time
-runs out (``--until``, UTC) every case has about the same number of hands; a case whose agent file does not
-exist yet (a CNN generation still training) is skipped in that round and picked up in a later one. Each
+generations: ``CNN_BLOCK``; LBR's seat alternating), block ``k`` of a case drawn from
+``numpy.random.default_rng([SEED, k])``, up to the case's ``blocks``. ``run`` goes round by round (the lowest missing block of every case, then the next, ...), so
+that when the time runs out (``--until``, UTC) the cases have about the same number of hands; a case whose
+agent file does not exist yet (a CNN generation still training) joins in a later round. Each
 finished block is appended to the JSONL file at once (LBR's winnings of every hand, in big blinds), so a
 re-run resumes; ``summary`` pools a case's blocks: mean, 95% CI of the mean (normal, per-hand standard
 deviation) in mbb per hand, and hands per second.
@@ -72,12 +72,13 @@ def _agent(case: Case, env: Any) -> Any:
     return make_agent(case.agent, env)
 
 
-def _done(out: Path) -> dict[str, dict[int, dict[str, Any]]]:
+def _done(*outs: Path) -> dict[str, dict[int, dict[str, Any]]]:
     done: dict[str, dict[int, dict[str, Any]]] = {}
-    if out.exists():
-        for line in out.read_text().splitlines():
-            rec = json.loads(line)
-            done.setdefault(rec["case"], {})[rec["block"]] = rec
+    for out in outs:
+        if out.exists():
+            for line in out.read_text().splitlines():
+                rec = json.loads(line)
+                done.setdefault(rec["case"], {})[rec["block"]] = rec
     return done
 
 
@@ -90,15 +91,19 @@ def run(out: Path, until: datetime | None, names: list[str] | None) -> None:
     torch.set_num_threads(1)
     cases = [c for c in CASES if names is None or c.name in names]
     lbrs: dict[str, LocalBestResponse] = {}  # one per case, built when its agent exists (its pre-flop memo lasts)
-    for k in range(max(c.blocks for c in cases)):
-        for case in cases:
+    while True:
+        done = _done(out)
+        todo = [c for c in cases if len(done.get(c.name, {})) < c.blocks]
+        ready = [c for c in todo if c.path() is None or c.path().exists()]  # type: ignore[union-attr]
+        if not todo:
+            return
+        if not ready:
+            time.sleep(30)  # every case left waits for its agent file (a generation still training)
+        for case in ready:  # one round: the lowest missing block of every case that can play
             if until is not None and datetime.now(timezone.utc) >= until:
                 print("time is up", file=sys.stderr)
                 return
-            if k >= case.blocks or k in _done(out).get(case.name, {}):
-                continue
-            if case.path() is not None and not case.path().exists():  # type: ignore[union-attr]
-                continue
+            k = min(set(range(case.blocks)) - set(_done(out).get(case.name, {})))
             if case.name not in lbrs:
                 env = nolimit_holdem_v0.env(**case.env)
                 lbrs[case.name] = LocalBestResponse(env, _agent(case, env))
@@ -113,9 +118,9 @@ def run(out: Path, until: datetime | None, names: list[str] | None) -> None:
             print(f"{case.name} block {k}: {1000 * np.mean(wins):+.0f} mbb/hand, {rec['seconds']:.0f} s", file=sys.stderr)
 
 
-def summary(out: Path) -> list[dict[str, Any]]:
+def summary(outs: list[Path]) -> list[dict[str, Any]]:
     rows = []
-    done = _done(out)
+    done = _done(*outs)
     for case in CASES:
         blocks = done.get(case.name, {})
         if not blocks:
@@ -134,20 +139,21 @@ def summary(out: Path) -> list[dict[str, Any]]:
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("command", choices=("run", "summary"))
-    p.add_argument("--out", required=True, help="JSONL file of finished blocks (appended; a re-run resumes)")
+    p.add_argument("--out", required=True, nargs="+", help="JSONL file of finished blocks (run: appended, a re-run "
+                   "resumes; summary: one or more files, e.g. of runs on several cores)")
     p.add_argument("--until", default=None, help="run: stop starting blocks at this UTC time, HH:MM (today)")
     p.add_argument("--cases", nargs="*", default=None, help="run: only these case names")
     p.add_argument("--json", default=None, help="summary: also write the table here")
     args = p.parse_args()
-    out = Path(args.out)
     if args.command == "run":
+        out = Path(args.out[0])
         until = None
         if args.until:
             h, m = (int(x) for x in args.until.split(":"))
             until = datetime.now(timezone.utc).replace(hour=h, minute=m, second=0, microsecond=0)
         run(out, until, args.cases)
         return
-    rows = summary(out)
+    rows = summary([Path(o) for o in args.out])
     for r in rows:
         if r["hands"]:
             print(f"{r['case']:<34}{r['hands']:>6} hands {r['mbb_per_hand']:+9.0f} +- {r['mbb_ci95']:6.0f} mbb/hand "
