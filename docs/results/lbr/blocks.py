@@ -85,7 +85,8 @@ def _done(*outs: Path) -> dict[str, dict[int, dict[str, Any]]]:
     return done
 
 
-def run(out: Path, until: datetime | None, names: list[str] | None, phase: int = 1) -> None:
+def run(out: Path, until: datetime | None, names: list[str] | None, phase: int = 1, seen: tuple[Path, ...] = ()) -> None:
+    """Play the missing blocks round by round into ``out``; blocks in ``out`` or ``seen`` count as done."""
     import torch
 
     from agent_zoo.lbr import LocalBestResponse
@@ -97,7 +98,7 @@ def run(out: Path, until: datetime | None, names: list[str] | None, phase: int =
         cases = [replace(c, blocks=max(c.blocks, c.blocks2)) for c in cases]
     lbrs: dict[str, LocalBestResponse] = {}  # one per case, built when its agent exists (its pre-flop memo lasts)
     while True:
-        done = _done(out)
+        done = _done(out, *seen)
         todo = [c for c in cases if len(done.get(c.name, {})) < c.blocks]
         ready = [c for c in todo if c.path() is None or c.path().exists()]  # type: ignore[union-attr]
         if not todo:
@@ -108,7 +109,7 @@ def run(out: Path, until: datetime | None, names: list[str] | None, phase: int =
             if until is not None and datetime.now(timezone.utc) >= until:
                 print("time is up", file=sys.stderr)
                 return
-            k = min(set(range(case.blocks)) - set(_done(out).get(case.name, {})))
+            k = min(set(range(case.blocks)) - set(_done(out, *seen).get(case.name, {})))
             if case.name not in lbrs:
                 env = nolimit_holdem_v0.env(**case.env)
                 lbrs[case.name] = LocalBestResponse(env, _agent(case, env))
@@ -150,8 +151,8 @@ def summary(outs: list[Path]) -> list[dict[str, Any]]:
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("command", choices=("run", "summary"))
-    p.add_argument("--out", required=True, nargs="+", help="JSONL file of finished blocks (run: appended, a re-run "
-                   "resumes; summary: one or more files, e.g. of runs on several cores)")
+    p.add_argument("--out", required=True, nargs="+", help="JSONL files of finished blocks (run: appended to "
+                   "the first, all count as done, so a re-run resumes; summary: pools them all)")
     p.add_argument("--until", default=None, help="run: stop starting blocks at this UTC time, HH:MM (today)")
     p.add_argument("--cases", nargs="*", default=None, help="run: only these case names")
     p.add_argument("--phase", type=int, choices=(1, 2), default=1, help="run: 1 caps each case at blocks, 2 at blocks2")
@@ -163,7 +164,7 @@ def main() -> None:
         if args.until:
             h, m = (int(x) for x in args.until.split(":"))
             until = datetime.now(timezone.utc).replace(hour=h, minute=m, second=0, microsecond=0)
-        run(out, until, args.cases, args.phase)
+        run(out, until, args.cases, args.phase, tuple(Path(o) for o in args.out[1:]))
         return
     rows = summary([Path(o) for o in args.out])
     for r in rows:
