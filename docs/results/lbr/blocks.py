@@ -157,6 +157,7 @@ def main() -> None:
     p.add_argument("--cases", nargs="*", default=None, help="run: only these case names")
     p.add_argument("--phase", type=int, choices=(1, 2), default=1, help="run: 1 caps each case at blocks, 2 at blocks2")
     p.add_argument("--json", default=None, help="summary: also write the table here")
+    p.add_argument("--markdown", action="store_true", help="summary: also print it as a markdown table")
     args = p.parse_args()
     if args.command == "run":
         out = Path(args.out[0])
@@ -176,6 +177,17 @@ def main() -> None:
         print(line if r["hands"] else f"{r['case']:<34} | no hands")
     if args.json:
         Path(args.json).write_text(json.dumps(rows, indent=1) + "\n")
+    if args.markdown:
+        print("\n| case | phase 1: hands | mbb/hand | all: hands | mbb/hand | LBR seat 0 / seat 1 (all) | hands/s |")
+        print("|---|---:|---:|---:|---:|---:|---:|")
+        for r in rows:
+            if not r["hands"]:
+                print(f"| {r['case']} | 0 | | 0 | | | |")
+                continue
+            a, b = r.get("phase1"), r["all"]
+            first = f"{a['hands']} | {a['mbb_per_hand']:+,.0f} ± {a['mbb_ci95']:,.0f}" if a else "0 | "
+            print(f"| {r['case']} | {first} | {b['hands']} | **{b['mbb_per_hand']:+,.0f} ± {b['mbb_ci95']:,.0f}** | "
+                  f"{b['per_seat_mbb'][0]:+,.0f} / {b['per_seat_mbb'][1]:+,.0f} | {b['hands_per_second']:.2f} |")
 
 
 if __name__ == "__main__":
