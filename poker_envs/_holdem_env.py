@@ -78,11 +78,17 @@ def holdem_config(
     )
 
 
-def seeded_button(seed: int, num_players: int) -> int:
-    """The button of ``reset(seed=seed)``: drawn from a child of the seed's sequence, so it is uniform over the
-    seats across seeds yet fixed by the seed, and the cards the seed deals are the same whatever the button."""
+def seeded_buttons(seed: int | None, num_players: int, size: int) -> np.ndarray:
+    """The buttons of ``size`` tables after ``reset(seed=seed)``: drawn from a child of the seed's sequence, so
+    they are uniform over the seats yet fixed by the seed, and the cards the seed deals do not depend on them.
+    The first is ``seeded_button(seed, num_players)`` (numpy draws bounded integers one by one)."""
     child = np.random.SeedSequence(seed).spawn(1)[0]
-    return int(np.random.default_rng(child).integers(num_players))
+    return np.random.default_rng(child).integers(num_players, size=size)
+
+
+def seeded_button(seed: int, num_players: int) -> int:
+    """The button of the AEC env's ``reset(seed=seed)``: one table of ``seeded_buttons``."""
+    return int(seeded_buttons(seed, num_players, 1)[0])
 
 
 class HoldemAECEnv(PokerAECEnv):

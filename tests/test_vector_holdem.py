@@ -192,7 +192,7 @@ def test_hands_decided_by_the_forced_bets(game: str) -> None:
     cfg: dict[str, Any] = dict(num_players=3, small_blind=1, big_blind=2, starting_stack=[1, 2, 50], ante=1)
     assert run_and_replay(game, cfg, 30, 0, hands=3, aec=True) == 90
     venv = make_venv(game, 30, 0, cfg)
-    out = venv.reset()
+    out = venv.reset(options={"buttons": np.zeros(30, dtype=np.int64)})  # seat 0 on the button: seats 0, 1 all-in on the blinds
     assert (out.current_player == 0).all() and (out.action_mask.sum(1) == 1).all() and (out.action_mask[:, 1] == 1).all()
 
 
@@ -344,8 +344,28 @@ def test_button_moves_and_reset_seed() -> None:
     venv.reset()  # no seed: the rotation goes on, as in the AEC env
     assert (venv.tables.button == (before + 1) % 3).all()
     first = venv.reset(seed=3).observation
-    assert (venv.tables.button == 0).all()
+    seeded = venv.tables.button.copy()
     np.testing.assert_array_equal(first, venv.reset(seed=3).observation)
+    np.testing.assert_array_equal(venv.tables.button, seeded)
+
+
+def test_seeded_reset_draws_each_tables_button_as_the_aec_env_draws_its_one() -> None:
+    """A seed must not pin every table's button to one seat (a positional bias for agents trained with
+    seeded resets): each table's button is drawn from the seed, table 0's equal to the AEC env's, and the
+    constructor's seed does the same for the first reset."""
+    counts = np.zeros(6, dtype=int)
+    for seed in range(5):
+        venv = vector.make("nolimit_holdem", num_envs=300, num_players=6, seed=100 + seed)
+        venv.reset()
+        made = venv.tables.button.copy()
+        venv.reset(seed=seed)
+        buttons = venv.tables.button.copy()
+        counts += np.bincount(buttons, minlength=6)
+        env = nolimit_holdem_v0.raw_env(num_players=6)
+        env.reset(seed=seed)
+        assert int(buttons[0]) == env.state.button
+        assert not np.array_equal(made, buttons)  # the constructor's seed 100 + s draws other seats
+    assert counts.min() > 200  # 1,500 tables over 6 seats: ~250 each; all on one seat before the fix
 
 
 def test_short_decks_dealt_first_then_random() -> None:

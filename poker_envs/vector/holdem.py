@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from poker_envs._holdem_env import available_encoders, holdem_config, short_deck_ranking
+from poker_envs._holdem_env import available_encoders, holdem_config, seeded_buttons, short_deck_ranking
 from poker_envs.encoders import flat56, flat107
 from poker_envs.encoders.poker_cnn import HISTORY
 from poker_envs.games.holdem import HoldemConfig, HoldemGame
@@ -67,6 +67,7 @@ class VectorHoldem:
         self._start.passing[decided] = True
         self._start.player[decided] = 0
         self._rng = np.random.default_rng(seed)
+        self._seed = seed  # the buttons of the first reset come from it (None: fresh entropy)
         self._started = False
         self.tables = k.Tables.empty(self.num_envs, n, self._rules.history)
         self._mask = np.zeros((self.num_envs, self.num_actions), dtype=np.int8)
@@ -87,17 +88,20 @@ class VectorHoldem:
 
     # The contract ------------------------------------------------------------------------------
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> VectorStep:
-        """Deal a new hand at every table: buttons on seat 0 after a seed (and at the first reset), else one
-        seat on from each table's last hand, unless ``options["buttons"]``; dealing orders ``options["decks"]``."""
+        """Deal a new hand at every table: after a seed (that of ``reset``, or at the first reset the
+        constructor's) each table's button is drawn from it, as the AEC env draws its button (table 0 gets
+        the AEC env's seat for that seed); else one seat on from each table's last hand; ``options["buttons"]``
+        fixes them; dealing orders ``options["decks"]``. A seed never pins every button to one seat."""
         if seed is not None:
             self._rng = np.random.default_rng(seed)
+            self._seed = seed
         options = dict(options or {})
         unknown = sorted(set(options) - {"decks", "buttons"})
         if unknown:
             raise ValueError(f"unknown reset options {unknown}; allowed: 'decks', 'buttons'")
         b, n = self.num_envs, self.num_players
-        if seed is not None or not self._started:  # as the AEC env: a seed puts the buttons back on seat 0
-            buttons = np.zeros(b, dtype=np.int64)
+        if seed is not None or not self._started:  # drawn from the seed apart from the cards' stream
+            buttons = seeded_buttons(self._seed, n, b).astype(np.int64)
         else:
             buttons = (self.tables.button.astype(np.int64) + 1) % n
         self._started = True
