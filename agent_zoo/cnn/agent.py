@@ -69,7 +69,10 @@ class CNNAgent(Agent):
         for i in range(m):
             key = masks[i].tobytes() + (public[i].tobytes() if public is not None else b"")
             groups.setdefault(key, []).append(i)
-        found, cand_planes, rows, cands = [], [], [], []
+        found: list[tuple[list[int], Any, list[int], np.ndarray, int]] = []
+        cand_planes: list[np.ndarray] = []
+        rows: list[np.ndarray] = []
+        cands: list[np.ndarray] = []
         offset = 0
         for members in groups.values():
             pub, actions, cp, first = self._candidates(row(observations, members[0]))
@@ -79,7 +82,8 @@ class CNNAgent(Agent):
             rows.append(np.repeat(np.asarray(members, dtype=np.int64), k))
             cands.append(np.tile(np.arange(offset, offset + k), len(members)))
             offset += k
-        values = score_candidates(self.player.net, planes, np.concatenate(cand_planes), np.concatenate(rows), np.concatenate(cands))
+        values = score_candidates(self.player.net, planes, np.concatenate(cand_planes), np.concatenate(rows),
+                                  np.concatenate(cands))
         out: list[tuple[list[int], np.ndarray]] = [([], np.zeros(0))] * m
         off = 0
         for members, pub, actions, first, k in found:

@@ -132,8 +132,9 @@ def score_states(net: PokerCNN, encoder: PokerCNNEncoder, states: Sequence[Any],
 
 
 def fold_value(public: PublicState, actions: Sequence[int], values: np.ndarray) -> None:
-    """Set a legal fold's score (the first entry of ``values``' last axis) to its exact value: the chips already put in are lost, divided by the
-    stack the seat started the hand with (the buy-in of a one-hand episode)."""
+    """Set a legal fold's score (the first entry of ``values``' last axis) to its exact value: the chips
+    already put in are lost, divided by the stack the seat started the hand with (the buy-in of a one-hand
+    episode)."""
     if len(actions) and actions[0] == A_FOLD:
         seat = public.observer
         values[..., 0] = -public.contributed[seat] / (public.stacks[seat] + public.contributed[seat])
