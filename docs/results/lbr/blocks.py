@@ -41,7 +41,7 @@ class Case:
     """One LBR measurement: an agent on a table, at most ``blocks`` blocks of hands."""
 
     name: str
-    agent: str  # registry spec, or "cnn-subset:PATH" (a CNN generation scoring the candidate subset)
+    agent: str  # registry spec, or "cnn-subset:PATH" / "cnn-full:PATH" (a CNN generation and its candidate set)
     env: dict[str, Any] = field(default_factory=dict)
     blocks: int = 24
     hands: int = BLOCK  # hands per block
@@ -51,7 +51,7 @@ class Case:
 
     def path(self) -> Path | None:
         spec = self.agent.split(":", 1)
-        return Path(spec[1]) if spec[0] in ("cnn-subset", "sb3") else None
+        return Path(spec[1]) if spec[0] in ("cnn-subset", "cnn-full", "sb3") else None
 
 
 CASES = [
@@ -62,14 +62,19 @@ CASES = [
     Case("nl50 heuristic", "heuristic", NL50_CNN, blocks=8, blocks2=40),
     *(Case(f"nl50 cnn small seed {s} gen {g}", f"cnn-subset:{CNN_RUNS / f'small_s{s}' / f'gen_{g}.pt'}", NL50_CNN, blocks=20,
            hands=CNN_BLOCK, blocks2=100) for g in (1, 2, 3) for s in range(3)),
+    # Added at 03:05 UTC, after the subset results of seed 0 had been seen: the same generation with the
+    # full candidate set (every legal chip amount; the registry's ``cnn:PATH`` default).
+    Case("nl50 cnn small seed 0 gen 2, full candidates", f"cnn-full:{CNN_RUNS / 'small_s0' / 'gen_2.pt'}", NL50_CNN,
+         blocks=20, hands=CNN_BLOCK),
 ]
 
 
 def _agent(case: Case, env: Any) -> Any:
-    if case.agent.startswith("cnn-subset:"):
+    kind, _, path = case.agent.partition(":")
+    if kind in ("cnn-subset", "cnn-full"):
         from agent_zoo.cnn.agent import load_cnn_agent
 
-        return load_cnn_agent(case.agent.split(":", 1)[1], env, candidates="subset")
+        return load_cnn_agent(path, env, candidates=kind.removeprefix("cnn-"))
     from agent_zoo.registry import make_agent
 
     return make_agent(case.agent, env)
