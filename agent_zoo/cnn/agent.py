@@ -1,8 +1,9 @@
 """A trained generation as a zoo agent for ``nolimit_holdem_v0(bet_sizing="chips", obs_encoder="poker_cnn")``.
 
 To act it scores every legal action (or the documented subset, ``candidates="subset"``: fold,
-check/call, the minimum raise, raises of 1/2, 1 and 2 pots and all-in) in one batched forward pass
-and plays the argmax (a fold scores its exact value when the run was trained with ``exact_fold``;
+check/call, the minimum raise, raises of 1/2, 1 and 2 pots and all-in) in one batched pass
+(``network.score_candidates``: the state's planes and each candidate's planes enter the first
+convolution separately, so no (state, candidate) tensor is built) and plays the argmax (a fold scores its exact value when the run was trained with ``exact_fold``;
 ties, e.g. the raises of 52 small blinds or more that the tensor cannot tell apart, go to the
 smallest id). Everything comes from the observation: the Poker-CNN planes of the player's view
 (``observation["observation"]``, read as the whole small blinds the training tensors hold) and the
