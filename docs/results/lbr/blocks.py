@@ -183,7 +183,7 @@ def main() -> None:
     if args.json:
         Path(args.json).write_text(json.dumps(rows, indent=1) + "\n")
     if args.markdown:
-        print("\n| case | phase 1: hands | mbb/hand | all: hands | mbb/hand | LBR seat 0 / seat 1 (all) | hands/s |")
+        print("\n| case | phase 1: hands | mbb/hand | all: hands | mbb/hand | LBR on the button / big blind (all) | hands/s |")
         print("|---|---:|---:|---:|---:|---:|---:|")
         for r in rows:
             if not r["hands"]:
