@@ -64,8 +64,11 @@ CASES = [
            hands=CNN_BLOCK, blocks2=100) for g in (1, 2, 3) for s in range(3)),
     # Added at 03:05 UTC, after the subset results of seed 0 had been seen: the same generation with the
     # full candidate set (every legal chip amount; the registry's ``cnn:PATH`` default).
-    Case("nl50 cnn small seed 0 gen 2, full candidates", f"cnn-full:{CNN_RUNS / 'small_s0' / 'gen_2.pt'}", NL50_CNN,
-         blocks=20, hands=CNN_BLOCK),
+    # At 03:22 UTC, when the cases above had reached their caps with time left, raised to 100 blocks
+    # (blocks2) and joined by every other generation with the full candidate set, 100 blocks each.
+    *(Case(f"nl50 cnn small seed {s} gen {g}, full candidates", f"cnn-full:{CNN_RUNS / f'small_s{s}' / f'gen_{g}.pt'}",
+           NL50_CNN, blocks=20 if (s, g) == (0, 2) else 0, hands=CNN_BLOCK, blocks2=100)
+      for g in (1, 2, 3) for s in range(3)),
 ]
 
 
