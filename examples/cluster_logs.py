@@ -57,7 +57,7 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     config = ClusteringConfig(k=args.k, max_rounds=args.rounds, seed=args.seed)
     result = LogClustering(SPEC_107, config).fit(data, progress=not args.no_progress)
     print(f"clustering: {result.rounds} rounds, converged={result.converged}")
-    print(f"{'player':<8}{'cluster':>8}{'accuracy':>10}{'looseness':>11}{'aggression':>12}")
+    print(f"{'player':<8}{'cluster':>8}{'in-sample':>10}{'looseness':>11}{'aggression':>12}")
     for i, name in enumerate(data.names):
         loose, aggr = style(records[i].counts)
         print(f"{name:<8}{int(result.labels[i]):>8}{result.scores[i, result.labels[i]]:>10.3f}{loose:>11.2f}{aggr:>12.2f}")

@@ -157,3 +157,24 @@ def test_assignment_on_held_out_samples_still_recovers_planted_groups() -> None:
     assert groups_recovered(result.labels) and (result.scores[np.arange(6), result.labels] > 0.85).all()
     with pytest.raises(ValueError, match="assign_holdout"):
         ClusteringConfig(assign_holdout=1.0)
+
+
+def test_fit_and_score_held_out_side_knows_the_planted_rules_and_the_other_group_does_not() -> None:
+    from agent_zoo.clustering.full_runs import fit_and_score, run_full
+    from agent_zoo.clustering.kmeans import split_logs
+
+    data = planted_actions(samples=160)
+    train, test = split_logs(data, 0.25, np.random.default_rng(0))
+    _, out = fit_and_score(SMALL, train, test, ClusteringConfig(k=2, init="plusplus", epochs=3, batch_size=64, seed=1))
+    labels, held = np.array(out["labels"]), np.array(out["scores_held"])
+    assert groups_recovered(labels)
+    assert (np.array(out["held_out"]) > 0.9).all()  # each log's own learner on samples it never trained on
+    other = held[np.arange(6), 1 - labels]
+    assert (other < 0.6).all()  # group 0 raises where group 1 folds: the wrong learner misses about half or more
+    tested = np.bincount(test.owner, minlength=6)
+    assert out["pooled"]["held_out"] == pytest.approx(np.array(out["held_out"]) @ tested / tested.sum())
+    assert out["baseline"] == pytest.approx(majority_baseline(test).tolist())
+    with pytest.raises(ValueError, match="experiment"):
+        run_full("functions", True, [0])
+    with pytest.raises(ValueError, match="seeds"):
+        run_full("agents", True, [0, 0])

@@ -5,18 +5,28 @@ heads-up figures, the chart and the CLI's JSON."""
 from __future__ import annotations
 
 import functools
+import itertools
 import json
 
 import numpy as np
 import pytest
 
-from agent_zoo.push_fold.class_game import C, triple_class_counts
+from agent_zoo.push_fold.class_game import C, three_way_counts, three_way_tables, triple_class_counts
 from agent_zoo.push_fold.equity import load_equity
 from agent_zoo.push_fold.hands import class_from_name
-from agent_zoo.push_fold.multiway import MultiwayConfig, MultiwayPushFoldSolver, main
+from agent_zoo.push_fold.multiway import (
+    MultiwayConfig,
+    MultiwayPushFoldSolver,
+    _profiles,
+    main,
+    sample_deals,
+    sample_values,
+    terminal_payoffs,
+)
 from agent_zoo.push_fold.out_of_sample import out_of_sample_nash_conv
 from agent_zoo.push_fold.solver import PushFoldSolver, PushFoldSolverConfig
 from poker_envs.core.evaluator import evaluate_batch
+from poker_envs.games.push_fold import settle
 
 FAST_EVAL = functools.partial(evaluate_batch, check=False)
 
@@ -81,6 +91,61 @@ def test_three_player_values_equal_brute_force_tensor_sums() -> None:
         np.testing.assert_allclose(v, r, atol=1e-14)
 
 
+def test_three_way_table_equals_settling_every_deal_in_every_seat_order(tmp_path) -> None:
+    cfg = MultiwayConfig(num_players=3, stack_bb=10.0, ante_bb=0.125, rake=0.05, rake_cap_bb=1.0)
+    game = cfg.game_config()
+    allin = next(p for p in _profiles(game) if p.live.all())
+    counts = three_way_counts(3000, 5, FAST_EVAL, chunk=1000, cache_dir=tmp_path)
+    np.testing.assert_array_equal(three_way_counts(3000, 5, FAST_EVAL, cache_dir=tmp_path), counts)  # read back
+    table = three_way_tables(game, allin.contributions, counts)
+    ref = np.zeros((3, C, C, C))
+    for k in range(3):  # the same deals: chunk k comes from the stream [seed, k]
+        sample = sample_deals(3, 1000, np.random.default_rng([5, k]), FAST_EVAL)
+        for cls, strength in zip(sample.classes, sample.strengths):
+            for perm in itertools.permutations(range(3)):
+                best = strength[list(perm)] == strength.max()
+                pay = settle(game, allin.contributions, [True] * 3, [int(b) for b in best])
+                ref[(slice(None), *cls[list(perm)])] += pay
+    np.testing.assert_allclose(table, ref / (6 * 3000), atol=1e-12)
+    assert counts[0].sum() == 6 * 3000
+
+
+def test_sampled_method_heads_up_converges_to_the_exact_heads_up_game() -> None:
+    # Fresh deals every iteration: the average strategy approaches the real game's equilibrium.
+    cfg = MultiwayConfig(num_players=2, method="sampled", deals=5000, iterations=150, eval_deals=0)
+    result = MultiwayPushFoldSolver(cfg, FAST_EVAL).solve()
+    exact = PushFoldSolver(PushFoldSolverConfig(stack_bb=10.0))
+    assert exact.nash_conv(np.full(C, 0.5), np.full(C, 0.5)) > 0.3  # where CFR starts
+    assert exact.nash_conv(result.strategy[0][0], result.strategy[1][1]) < 0.01
+    best = exact.solve()  # 750k deals in all: range sizes within a few points (the noise of this budget)
+    assert abs(result.push_range_pct(0) - best.sb_push_pct) < 3.5
+    assert abs(result.push_range_pct(1, 1) - best.bb_call_pct) < 3.5
+    assert result.nash_conv is None and result.as_dict()["method"] == "sampled"
+
+
+def test_sample_values_and_payoffs_equal_deal_by_deal_settlement() -> None:
+    cfg = MultiwayConfig(num_players=4, stack_bb=10.0, ante_bb=0.125, rake=0.05, rake_cap_bb=1.0)
+    game, profiles = cfg.game_config(), _profiles(cfg.game_config())
+    sample = sample_deals(4, 300, np.random.default_rng(2), FAST_EVAL)
+    payoffs = terminal_payoffs(game, profiles, sample)
+    rng = np.random.default_rng(4)
+    strategy = [rng.random((1 << s, C)) for s in range(4)]
+    ref = [np.zeros((1 << s, 2, C)) for s in range(4)]
+    for prof, pay in zip(profiles, payoffs):
+        for d, (cls, strength) in enumerate(zip(sample.classes, sample.strengths)):
+            top = max(strength[s] for s in range(4) if prof.live[s])
+            best = [int(prof.live[s] and strength[s] == top) for s in range(4)]
+            expected = settle(game, prof.contributions, list(prof.live), best if prof.live.sum() > 1 else None)
+            np.testing.assert_allclose(pay[d], expected, atol=1e-12)
+            probs = [1.0 if a == -1 else (strategy[t][prof.prefixes[t], cls[t]] if a == 1 else 1 - strategy[t][prof.prefixes[t], cls[t]])
+                     for t, a in enumerate(prof.actions)]  # fmt: skip
+            for s, a in enumerate(prof.actions):
+                if a >= 0:
+                    ref[s][prof.prefixes[s], a, cls[s]] += expected[s] * np.prod([probs[t] for t in range(4) if t != s])
+    for v, r in zip(sample_values(profiles, strategy, sample, payoffs), ref):
+        np.testing.assert_allclose(v, r, atol=1e-10)
+
+
 def test_out_of_sample_estimate_brackets_exact_heads_up_nash_conv() -> None:
     solver = MultiwayPushFoldSolver(MultiwayConfig(num_players=2, iterations=10, eval_deals=0), FAST_EVAL)
     exact = PushFoldSolver(PushFoldSolverConfig(stack_bb=10.0))
@@ -114,5 +179,6 @@ def test_bad_settings_are_rejected() -> None:
         MultiwayConfig(method="exact")
     with pytest.raises(ValueError, match="tables"):
         MultiwayConfig(num_players=4, method="tables")
+    assert MultiwayConfig(num_players=4).resolved_method == "sampled"
     with pytest.raises(ValueError, match="eval_deals"):
         MultiwayConfig(eval_deals=10)

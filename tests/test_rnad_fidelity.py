@@ -112,8 +112,10 @@ def test_shared_init_copies_one_draw_into_every_parameter_set() -> None:
 
 
 # Measured with the code before issue #18 (linear last torso layer, all-slots centring): full network,
-# 200 learner steps, reg-policy exploitability. The legacy flags must give them again, bit for bit on the
-# machine they were measured on (rel 1e-12 leaves room only for another CPU's last-digit round-off).
+# 200 learner steps, reg-policy exploitability. The legacy flags must give them again: bit for bit on the
+# machine they were measured on, and to float32 round-off on another CPU (measured 2026-11-24 on another
+# host: relative differences 3e-10 to 2.4e-9 after 200 steps). rel 1e-6 is far above that round-off and
+# far below the > 1e-3 that the flags move the runs by.
 OLD_200 = {("two-stage-ema", 0, 500): 2.0339405649959943, ("rnad", 1, 50): 2.2123630969678048}
 # The same runs under the new defaults (measured after the change, same machine).
 NEW_200 = {("two-stage-ema", 0, 500): 2.0625777891982167, ("rnad", 1, 50): 2.1933345393077324}
@@ -124,9 +126,9 @@ def test_legacy_flags_reproduce_the_old_numbers_and_defaults_give_the_new() -> N
     torch.set_num_threads(1)
     for (variant, seed, m), old in OLD_200.items():
         res = train_one(variant, 200, seed, None, eval_every=100, progress=False, reg_update_interval=m, **LEGACY_FIDELITY)
-        assert res["exploitability"] == pytest.approx(old, rel=1e-12, abs=0)
+        assert res["exploitability"] == pytest.approx(old, rel=1e-6, abs=0)
         new = train_one(variant, 200, seed, None, eval_every=100, progress=False, reg_update_interval=m)
-        assert new["exploitability"] == pytest.approx(NEW_200[(variant, seed, m)], rel=1e-12, abs=0)
+        assert new["exploitability"] == pytest.approx(NEW_200[(variant, seed, m)], rel=1e-6, abs=0)
         assert abs(new["exploitability"] - old) > 1e-3  # the defaults did change the run
 
 

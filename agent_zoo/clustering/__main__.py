@@ -1,9 +1,11 @@
 """Run one of the thesis' experiments and update the clustering results page.
 
-    python -m agent_zoo.clustering functions|agents|prospect|pluribus|study [--quick] [--seed 0] [--seeds 0 1 2] [--threads 1] [--out docs/results]
+    python -m agent_zoo.clustering functions|pluribus [--quick] [--seed 0] [--threads 1] [--out docs/results]
+    python -m agent_zoo.clustering agents|prospect|study [--quick] [--seeds 0 1 2] [--threads 1] [--out docs/results]
 
-The page goes to ``OUT/clustering.md``, its sections and figures to ``OUT/clustering/``; the play logs,
-trained cluster agents and the study's per-seed JSON results to ``--cache`` (a second run resumes from them).
+The page goes to ``OUT/clustering.md``; its sections, figures and the per-seed JSON results of agents,
+prospect and study to ``OUT/clustering/`` (a rerun reads those seeds back); the play logs and trained cluster
+agents to ``--cache`` (a second run resumes from them).
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from agent_zoo import cli
 def build_parser() -> argparse.ArgumentParser:
     parser = cli.parser("clustering", __doc__)
     parser.add_argument("experiment", choices=["functions", "agents", "prospect", "pluribus", "study"], help="which experiment (study: every experiment for several seeds, held-out accuracy and cluster stability)")
-    parser.add_argument("--seeds", type=int, nargs="+", default=[0, 1, 2], help="study only: one run of every experiment per seed")
+    parser.add_argument("--seeds", type=int, nargs="+", default=[0, 1, 2], help="agents, prospect, study: one run per seed (the others take --seed)")
     parser.add_argument("--quick", action="store_true", help="small scale (minutes on a laptop core)")
     cli.add_seed(parser)
     cli.add_threads(parser)
@@ -40,15 +42,19 @@ def main(argv: list[str] | None = None) -> None:
     if args.experiment == "study":
         from agent_zoo.clustering.study import run_study
 
-        run_study(args.seeds, Path(args.cache) / "study")
+        run_study(args.seeds, report.FIGURES / "study")
     elif args.experiment == "pluribus":
         from agent_zoo.clustering.pluribus import PLURIBUS, run_pluribus
 
         run_pluribus(args.quick, args.seed, args.data or PLURIBUS)
+    elif args.experiment in ("agents", "prospect"):
+        from agent_zoo.clustering.full_runs import run_full
+
+        run_full(args.experiment, args.quick, args.seeds)
     else:
         from agent_zoo.clustering import experiments
 
-        getattr(experiments, f"run_{args.experiment}")(args.quick, args.seed)
+        experiments.run_functions(args.quick, args.seed)
     print(f"{args.experiment}: done in {time.perf_counter() - start:.0f} s; see {Path(args.out) / 'clustering.md'}")
 
 

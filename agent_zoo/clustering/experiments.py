@@ -1,7 +1,8 @@
-"""The thesis' experiments (sections 5.1, 5.2, 5.3) and their tables, figures and results page.
+"""The thesis' experiments: section 5.1 (``run_functions``) and the logs, probes and tables that sections
+5.2 and 5.3 use (run per seed by ``full_runs``).
 
-Each ``run_*`` plays or generates the logs (cached under ``runs/clustering/`` so an interrupted run
-resumes without replaying), clusters them, writes PNGs and a section of ``docs/results/clustering.md``.
+Logs are cached under ``runs/clustering/`` so an interrupted run resumes without replaying; each run writes
+PNGs and a section of ``docs/results/clustering.md``.
 """
 
 from __future__ import annotations
@@ -12,12 +13,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from agent_zoo.clustering import report
-from agent_zoo.clustering.agent import ClusteredPolicyAgent
 from agent_zoo.clustering.kmeans import ClusteringConfig, ClusteringResult, LogClustering, LogSet, choose_k
-from agent_zoo.clustering.learners import SPEC_56, SPEC_107, SPEC_FUNCTION, Learner, LearnerSpec
+from agent_zoo.clustering.learners import SPEC_FUNCTION, Learner, LearnerSpec
 from agent_zoo.clustering.play import play_hands, style
-from agent_zoo.clustering.prospect import PARAMETER_GRID, ProspectAgent, prospect_grid
-from agent_zoo.clustering.rule_based import AGENTS
+from agent_zoo.clustering.prospect import ProspectAgent, prospect_grid
 
 
 
@@ -33,6 +32,7 @@ class Scale:
     max_rounds: int  # cap on train/reassign rounds
     probe_draws: int  # random 7-card draws per probe row (Tables 5.10, 5.11)
     final_epochs: int  # extra passes of each learner over its final cluster (ours; 0 in the thesis-like runs)
+    holdout: float = 0.25  # share of each log's samples no learner trains on (sections 2, 3: held-out accuracy)
 
 
 QUICK = Scale(hands=3000, samples=1024, grid_step=0.4, fn_samples=64, epochs=2, max_rounds=8, probe_draws=300, final_epochs=4)
@@ -184,125 +184,6 @@ def _eight_of(n: int):  # noqa: ANN202
     return lambda rng: rng.choice(n, 8, replace=False)
 
 
-def run_agents(quick: bool, seed: int = 0) -> str:
-    scale = QUICK if quick else FULL
-    letters = list(AGENTS)
-    start = time.perf_counter()
-    arrays = _cached_logs(
-        f"agents_{scale.hands}_{seed}",
-        lambda: _records_to_arrays(play_hands([AGENTS[c]() for c in letters], scale.hands, _eight_of(12), "flat107", seed, progress=report.PROGRESS)),
-    )
-    sim_secs = time.perf_counter() - start
-    data = _logset(arrays, letters)
-    counts = arrays["counts"]
-    styles = np.array([style(c) for c in counts])
-    score = arrays["chips"] / np.abs(arrays["chips"]).max()
-    t52 = report.table(
-        ["agent", "score", "Fold", "Check+Call", "Bet+Raise", "looseness", "aggressiveness", "style aimed at"],
-        [[c, float(score[i]), *counts[i].tolist(), report.pct(styles[i, 0]), report.pct(styles[i, 1]), AGENTS[c].style] for i, c in enumerate(letters)],
-    )
-    result, secs = _cluster(SPEC_107, data, 4, scale, seed, final_epochs=scale.final_epochs)
-    baseline = majority_baseline(data)
-    t55 = accuracy_table(letters, result, baseline)
-    clusters = {c: int(result.labels[i]) for i, c in enumerate(letters)}
-    report.style_scatter({c: tuple(styles[i]) for i, c in enumerate(letters)}, clusters, 4, "Rule-based agents by cluster (Fig. 5.3)", report.figure_path("agents_styles.png"))
-    used = sorted(set(result.labels.tolist()))
-    learner_styles = {}
-    for j in used:
-        rows = np.isin(data.owner, np.flatnonzero(result.labels == j))
-        learner_styles[j] = expected_style(result.learners[j], data.x[rows], arrays["mask"][rows])
-    report.CACHE.mkdir(parents=True, exist_ok=True)
-    learners = []
-    for j in used:
-        for mode in ("sample", "argmax"):
-            agent = ClusteredPolicyAgent(result.learners[j], "flat107", mode, name=f"L{j + 1}{'s' if mode == 'sample' else 'a'}")
-            agent.save(report.CACHE / f"agents_learner{j + 1}_{mode}.pt", cluster=j + 1, members=[c for c in letters if clusters[c] == j])
-            learners.append(agent)
-    pool = [AGENTS[c]() for c in letters] + learners
-    names = letters + [a.name for a in learners]
-    start = time.perf_counter()
-    records = play_hands(pool, scale.hands, _eight_of(len(pool)), "flat107", seed + 7, progress=report.PROGRESS)
-    play_secs = time.perf_counter() - start
-    chips = np.array([r.chips for r in records])
-    pscore = chips / np.abs(chips).max()
-    pstyles = np.array([style(r.counts) for r in records])
-    t56 = report.table(
-        ["player", "score", "Fold", "Check+Call", "Bet+Raise", "looseness", "aggressiveness"],
-        [[n, float(pscore[i]), *records[i].counts.tolist(), report.pct(pstyles[i, 0]), report.pct(pstyles[i, 1])] for i, n in enumerate(names)],
-    )
-    learner_cluster = {a.name: int(a.name[1]) - 1 for a in learners}
-    report.style_scatter(
-        {n: tuple(pstyles[i]) for i, n in enumerate(names)}, {**clusters, **learner_cluster}, 4,
-        "Agents and cluster agents at one table (Fig. 5.4)", report.figure_path("agents_table56_styles.png"), frozenset(learner_cluster),
-    )
-    played = {
-        "sampling agent in play L / A (within 0.1)": {j: tuple(pstyles[len(letters) + 2 * u]) for u, j in enumerate(used)},
-        "argmax agent in play L / A (within 0.1)": {j: tuple(pstyles[len(letters) + 2 * u + 1]) for u, j in enumerate(used)},
-    }
-    goal, good, good_played = goal_table(letters, result.labels, styles, learner_styles, played)
-    in_play_sample, in_play_argmax = good_played.values()
-    accurate = sum(result.scores[i, result.labels[i]] >= baseline[i] - 1e-9 for i in range(12))
-    start = time.perf_counter()
-    k_config = ClusteringConfig(init="plusplus", max_rounds=scale.max_rounds, epochs=scale.epochs, seed=seed)
-    best_k, table_k = choose_k(data, SPEC_107, [1, 2, 3, 4, 5, 6], k_config)
-    k_secs = time.perf_counter() - start
-    text = f"""## 2. Twelve rule-based agents (section 5.2)
-
-`python -m agent_zoo.clustering agents{' --quick' if quick else ''}`: {scale.hands} hands of 8-handed limit hold'em
-(`limit_holdem_v0`, 1/2 blinds, 200-chip stacks reset every hand) with 8 of the 12 agents drawn at random each
-hand, every decision logged as (flat107 observation, action): {len(data.y)} pairs ({sim_secs:.0f} s, or read back
-from the cache). Agents A, B, C are the thesis'; D..L are our beginner rules (`agent_zoo/clustering/rule_based.py`
-documents each). Score: chips won divided by the largest absolute chip result, as the thesis scores.
-
-### Table 5.2: play of the agents
-
-{t52}
-
-![styles](clustering/agents_styles.png)
-
-### Table 5.5: cluster of each agent and prediction accuracy
-
-4 learners 107-64-64-3 (ReLU, SGD momentum 0.9, lr 0.05, cross entropy), random initial labels, an empty
-learner reseeded with the worst-fit log, {scale.epochs} epochs per round and {scale.final_epochs} more on the final
-clusters: {result.rounds} rounds, converged {result.converged}, {secs:.0f} s. Bold: the learner the agent ended with. Baseline: share of the agent's most
-frequent action.
-
-{t55}
-
-{accurate} of 12 agents are predicted by their learner at least as well as the majority baseline.
-
-Choice of k (k-means++-like start, 25% of every agent's decisions held out, the smallest k within 0.5
-points of the best held-out accuracy): **k = {best_k}** ({k_secs:.0f} s); held-out accuracy
-{", ".join(f"k={kk}: {report.pct(v)}" for kk, v in table_k.items())}.
-
-### Table 5.6: the learners at the table
-
-The 12 agents plus each learner twice: `L<j>s` samples from its predicted action distribution
-(`ClusteredPolicyAgent(mode="sample")`, ours), `L<j>a` plays the most likely action (the thesis'
-learners); 8 of the {len(pool)} drawn each hand, {scale.hands} hands ({play_secs:.0f} s).
-
-{t56}
-
-![styles at the table of Table 5.6](clustering/agents_table56_styles.png)
-
-Squares: the cluster agents, coloured by their cluster (`s` sampling, `a` argmax); dots: the twelve agents.
-
-### Goal beyond the thesis: does each cluster's agent keep its members' style?
-
-L = looseness, A = aggressiveness. "On members' states": the expected action counts of the sampling agent
-on exactly the states in its members' logs. "In play": the agents' counts in Table 5.6 above.
-
-{goal}
-
-Within 0.1 of their members' mean looseness and aggressiveness: on the members' own states {good} of
-{len(used)} sampling agents; in play {in_play_sample} of {len(used)} sampling agents and {in_play_argmax} of
-{len(used)} argmax agents (the thesis' learners drifted to extremes, its Table 5.6; an argmax agent can
-only drift when its learner is unsure, so accurate learners drift little).
-"""
-    report.write_section("agents", text)
-    return text
-
-
 # Section 5.3 ------------------------------------------------------------------------------------------
 def _late_street(obs: np.ndarray) -> bool:
     return obs[4:].sum() >= 6  # turn or river: six or seven known cards
@@ -385,90 +266,3 @@ def _agents_predict(agents: list[ProspectAgent]):  # noqa: ANN202
         return np.array([agents[t % len(agents)].decide(x[t], mask)[0] for t in range(len(x))])
 
     return predict
-
-
-def run_prospect(quick: bool, seed: int = 0) -> str:
-    scale = QUICK if quick else FULL
-    grid = prospect_grid()
-    names = [f"a={a:.1f},b={b:.1f}" for a, b in grid]
-    start = time.perf_counter()
-    arrays = _cached_logs(f"prospect_sessions{SESSION_HANDS}_{scale.samples}_{seed}", lambda: prospect_logs(scale.samples, seed, progress=report.PROGRESS))
-    sim_secs = time.perf_counter() - start
-    data = _logset(arrays, names)
-    results = {}
-    for empty in ("keep", "reseed"):
-        results[empty] = _cluster(SPEC_56, data, 4, scale, seed, empty=empty, final_epochs=0 if empty == "keep" else scale.final_epochs)
-    result, secs = results["reseed"]
-    baseline = majority_baseline(data)
-    for empty, (res, _) in results.items():
-        report.grid_map(res.labels, PARAMETER_GRID, PARAMETER_GRID, "alpha", "beta", f"Prospect agents by cluster (empty={empty})", report.figure_path(f"prospect_{empty}.png"), 4)
-    styles = np.array([style(c) for c in arrays["counts"]])
-    folds = float(arrays["counts"][:, 0].sum() / arrays["counts"].sum())
-    late_folds = float((data.y == 0).mean())
-    used = sorted(set(result.labels.tolist()))
-    probes = []
-    for j in used:
-        members = [ProspectAgent(*grid[i]) for i in np.flatnonzero(result.labels == j)]
-        learner = result.learners[j]
-        lf = probe_frequencies(lambda x, ln=learner: ln.probabilities(x).argmax(1), PROBE_ROWS_4 + PROBE_ROWS_36, scale.probe_draws, seed)
-        af = probe_frequencies(_agents_predict(members), PROBE_ROWS_4 + PROBE_ROWS_36, scale.probe_draws, seed)
-        rows = [[*r, *(report.pct(v) for v in lf[t]), *(report.pct(v) for v in af[t])] for t, r in enumerate(PROBE_ROWS_4 + PROBE_ROWS_36)]
-        probes.append(
-            f"#### Learner {j + 1} (members: {', '.join(names[i] for i in np.flatnonzero(result.labels == j))})\n\n"
-            + report.table(["stack", "pot", "own bet", "opp. bet", "learner F", "learner C", "learner R", "members F", "members C", "members R"], rows)
-        )
-    report.CACHE.mkdir(parents=True, exist_ok=True)
-    for j in used:
-        members = [names[i] for i in np.flatnonzero(result.labels == j)]
-        ClusteredPolicyAgent(result.learners[j], "flat56").save(report.CACHE / f"prospect_learner{j + 1}_sample.pt", cluster=j + 1, members=members)
-    learner_styles = {}
-    for j in used:
-        rows_j = np.isin(data.owner, np.flatnonzero(result.labels == j))
-        learner_styles[j] = expected_style(result.learners[j], data.x[rows_j], arrays["mask"][rows_j])
-    late_counts = np.array([np.bincount(data.y[data.owner == i], minlength=3) for i in range(data.n_logs)])
-    late_styles = np.array([style(c) for c in late_counts])
-    goal, good, _ = goal_table(names, result.labels, late_styles, learner_styles)
-    accurate = sum(result.scores[i, result.labels[i]] >= baseline[i] - 1e-9 for i in range(data.n_logs))
-    keep_res = results["keep"][0]
-    text = f"""## 3. Prospect-theory agents (section 5.3)
-
-`python -m agent_zoo.clustering prospect{' --quick' if quick else ''}`: the 36 agents (alpha, beta in 0.5..1.0,
-lambda 2.25) in all {36 * 37 // 2} pairings (self-play included) of heads-up `limit_holdem_v0`, played as sessions of
-{SESSION_HANDS} hands (stacks carried over; `flat56`'s own chips count from the session's start), turn and river
-decisions logged as (flat56 observation, action); {scale.samples} pairs per agent drawn from them
-({sim_secs:.0f} s, or read back from the cache). Folds are {report.pct(late_folds)} of the logged actions
-(thesis: 3.5%). 4 learners 56-64-64-64-3 (ReLU, SGD, cross entropy), {scale.epochs} epochs per round.
-
-Thesis behaviour (an empty learner stays empty): {keep_res.rounds} rounds, converged {keep_res.converged},
-{len(set(keep_res.labels.tolist()))} clusters used, {results['keep'][1]:.0f} s.
-With the empty learner reseeded and {scale.final_epochs} final epochs on the settled clusters (ours): {result.rounds} rounds, converged {result.converged}, {len(used)} clusters
-used, {secs:.0f} s.
-
-![prospect clusters, thesis behaviour](clustering/prospect_keep.png) ![prospect clusters, reseeded](clustering/prospect_reseed.png)
-
-### Prediction accuracy (reseeded run)
-
-{accuracy_table(names, result, baseline)}
-
-{accurate} of 36 agents are predicted by their learner at least as well as the majority baseline.
-
-### Tables 5.10 / 5.11: probes
-
-Stack, pot and bets fixed as in the thesis' tables; {scale.probe_draws} random sets of 7 cards (2 hole + 5 board,
-river) per row; the learner's most likely action (F fold, C check/call, R bet/raise) beside what its member
-agents themselves choose on the same states (members taken in turn). The thesis' tables have rows at
-pot 4 (own bet 0, opponent 4) and pot 36 (12, 16).
-
-{(chr(10) * 2).join(probes)}
-
-### Goal beyond the thesis: style of each cluster's agent (turn and river decisions)
-
-{goal}
-
-{good} of {len(used)} clusters' sampling agents are within 0.1 of their members' mean looseness and
-aggressiveness on the members' own states. Each learner is saved as a flat56 `ClusteredPolicyAgent` in
-`runs/clustering/prospect_learner<j>_sample.pt` (play it with `cluster:<file>` in a heads-up
-`limit_holdem_v0(obs_encoder="flat56")`).
-"""
-    report.write_section("prospect", text)
-    return text

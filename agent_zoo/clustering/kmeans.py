@@ -218,6 +218,14 @@ def split_logs(data: LogSet, holdout: float, rng: np.random.Generator) -> tuple[
     return parts[0], parts[1]
 
 
+def held_out_scores(result: ClusteringResult, test: LogSet, spec: LearnerSpec) -> np.ndarray:
+    """(n_logs, k) mean score of every learner of ``result`` on each log's samples in ``test`` (samples
+    no learner trained on): the held-out counterpart of ``result.scores``."""
+    scaler = result.learners[0].scaler
+    x, y = scaler.x(test.x), scaler.y(test.y, spec.task)
+    return np.column_stack([test.per_log_mean(ln.sample_scores(x, y)) for ln in result.learners])
+
+
 def choose_k(data: LogSet, spec: LearnerSpec, ks: Sequence[int], config: ClusteringConfig, holdout: float = 0.25, tolerance: float = 0.005) -> tuple[int, dict[int, float]]:
     """Smallest k whose held-out score (mean over logs, each log by its learner) is within ``tolerance``
     of the best k's: more learners must predict unseen actions better to be worth having."""
@@ -227,10 +235,7 @@ def choose_k(data: LogSet, spec: LearnerSpec, ks: Sequence[int], config: Cluster
     table: dict[int, float] = {}
     for k in ks:
         result = LogClustering(spec, replace(config, k=int(k))).fit(train)
-        scaler = result.learners[0].scaler
-        x = scaler.x(test.x)
-        y = scaler.y(test.y, spec.task)
-        per_log = np.column_stack([test.per_log_mean(ln.sample_scores(x, y)) for ln in result.learners])
+        per_log = held_out_scores(result, test, spec)
         table[int(k)] = float(per_log[np.arange(data.n_logs), result.labels].mean())
     best = max(table.values())
     return min(k for k, v in table.items() if v >= best - tolerance), table

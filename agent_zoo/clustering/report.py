@@ -48,7 +48,10 @@ Differences from the thesis, all deliberate:
   bets or raises; our C's card rules are ours); three of a kind has hand-strength category 3 (the thesis'
   rule) although its worked example writes 2;
 - the prospect agents play heads-up sessions of 20 hands (`hands_per_episode=20`, stacks carried over):
-  the thesis measures own chips from the start but states no session length.
+  the thesis measures own chips from the start but states no session length;
+- sections 2 and 3 run three seeds and hold out 25% of every log: the learners cluster and train on the
+  other 75%, and accuracy is reported both on those training samples ("in-sample", what the thesis reports)
+  and on the held-out part; the thesis trains and scores on every sample, one run.
 
 Each section says its command, the scale it ran at and its wall time. Timings were taken on a shared
 2-core machine with other jobs running: they are indicative only. Logs are cached under `runs/clustering/`

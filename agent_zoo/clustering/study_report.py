@@ -127,7 +127,7 @@ def write_study(runs: Runs, scale: StudyScale) -> str:
     """Write the ``study`` section from the per-seed runs."""
     parts = [f"""## Three seeds: held-out accuracy, the agent pool, stability, prospect sessions (issue #17)
 
-`python -m agent_zoo.clustering study --seeds {' '.join(str(r['seed']) for r in next(iter(runs.values())))}` (per-seed JSON in `runs/clustering/study/`;
+`python -m agent_zoo.clustering study --seeds {' '.join(str(r['seed']) for r in next(iter(runs.values())))}` (per-seed JSON in `docs/results/clustering/study/`;
 a rerun skips the seeds already saved). The protocol and budget were fixed before any result was seen:
 k = {scale.k} learners, random initial labels, {scale.epochs} epochs per round, at most {scale.max_rounds} rounds; every log's
 decisions split at random, {1 - scale.holdout:.0%} to cluster and train on, {scale.holdout:.0%} held out and never trained on.

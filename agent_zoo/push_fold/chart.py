@@ -111,8 +111,10 @@ def save_multiway_png(result: MultiwayResult, path: str | Path) -> Path:
         ax.set_axis_off()
     oos = result.out_of_sample
     tail = f", out-of-sample NashConv {oos['nash_conv']:.3f} BB/hand" if oos else ""
+    solved = "CFR on fresh deals" if result.nash_conv is None else \
+        f"CFR+ on {result.method}; in-sample NashConv {result.nash_conv:.1e}"
     fig.suptitle(f"{cfg.num_players}-player push/fold, stack {cfg.stack_bb:g} BB, ante {cfg.ante_bb:g} BB "
-                 f"(CFR+ on {result.method}; in-sample NashConv {result.nash_conv:.1e}{tail})")  # fmt: skip
+                 f"({solved}{tail})")  # fmt: skip
     fig.tight_layout(rect=(0, 0, 1, 0.95), h_pad=2.5)
     path = Path(path)
     fig.savefig(path, dpi=110)

@@ -14,7 +14,9 @@ class-level tables, so CFR+ solves the game over the 169 hand classes of every s
 * three live players: P(classes) times each seat's expected result, estimated from ``table_deals``
   sampled deals as the cell's summed results over the number of deals (unbiased cell by cell; no prior,
   no division by a small cell count). A three-way all-in at equal stacks is symmetric in the seats, so
-  every deal is counted in all six seat orders.
+  every deal is counted in all six seat orders. The deals are reduced to outcome counts per class triple
+  (``three_way_counts``: dealt, wins alone, ties with one, ties with both), which hold for every stack,
+  ante and rake and can be cached on disk.
 
 Terminal results come from the rules' ``settle`` (pots, rake), betting sequences from ``PushFoldState``
 (``multiway._profiles``). Counterfactual values are tensor contractions of ``joint`` (or a three-way table)
@@ -25,12 +27,14 @@ in the real game is measured on fresh deals (``out_of_sample.out_of_sample_nash_
 from __future__ import annotations
 
 import itertools
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from agent_zoo.push_fold.equity import EquityTable, load_equity
 from agent_zoo.push_fold.hands import NUM_CLASSES, class_combo_counts, combos
+from agent_zoo.push_fold.multiway import sample_deals
 from poker_envs.games.push_fold import PushFoldConfig, settle
 
 if TYPE_CHECKING:
@@ -73,44 +77,75 @@ def joint_class_probabilities(num_players: int) -> np.ndarray:
     return counts / counts.sum()
 
 
-def three_way_tables(
-    config: PushFoldConfig, contributions: tuple[float, ...], deals: int, seed: int,
-    evaluate_batch: Evaluator, chunk: int = 500_000,
-) -> np.ndarray:  # fmt: skip
-    """``out[s, a, b, c]``: the probability of classes (a, b, c) times seat s's expected result when all
-    three go all-in, estimated without bias as the sum of seat s's results over the ``deals`` sampled deals
-    in that cell (each deal counted in all six seat orders) divided by the number of deals counted."""
-    from agent_zoo.push_fold.multiway import sample_deals
+OUTCOMES = ("dealt", "wins alone", "ties with one", "three-way tie")  # rows of three_way_counts
 
+
+def three_way_counts(deals: int, seed: int, evaluate_batch: Evaluator, chunk: int = 1_000_000,
+                     cache_dir: str | Path | None = None, progress: bool = False) -> np.ndarray:  # fmt: skip
+    """``counts[k, a, b, c]`` over ``deals`` sampled three-handed deals, each counted in all six seat orders:
+    how often seat 0 holds class a and seats 1, 2 classes b, c (k = 0), and of those how often seat 0 wins
+    alone (1), ties with one other (2), ties with both (3) (rows: ``OUTCOMES``).
+
+    These do not depend on stacks, antes or rake, so one table serves every setting; with ``cache_dir`` it
+    is stored there (keyed by deals and seed) and read back on the next call. Deals come from ``seed`` in
+    chunks of independent streams, so a table is the same whatever the chunk size and cache."""
+    path = None if cache_dir is None else Path(cache_dir) / f"three_way_{deals}_seed{seed}.npz"
+    if path is not None and path.exists():
+        with np.load(path) as data:
+            return data["counts"].astype(np.float64)
+    counts = np.zeros((C**3, 4))
+    sizes = [min(chunk, deals - k) for k in range(0, deals, chunk)]
+    steps = range(len(sizes))
+    if progress:
+        from tqdm import tqdm
+
+        steps = tqdm(steps, desc=f"three-way table ({deals:,} deals)", unit="chunk")
+    for k in steps:
+        sample = sample_deals(3, sizes[k], np.random.default_rng([seed, k]), evaluate_batch)
+        top = sample.strengths.max(axis=1, keepdims=True)
+        best = sample.strengths == top
+        code = np.where(best, best.sum(axis=1, keepdims=True), 0)  # 0 loses, 1 wins alone, 2 or 3 hands tie
+        for first in range(3):  # the rotations here, the other three orders by the transpose below
+            k3 = np.roll(sample.classes, -first, axis=1)
+            flat = ((k3[:, 0] * C + k3[:, 1]) * C + k3[:, 2]) * 4 + code[:, first]
+            counts += np.bincount(flat, minlength=4 * C**3).reshape(C**3, 4)
+    counts = counts.T.reshape(4, C, C, C)
+    counts[0] += counts[1:].sum(axis=0)  # row 0 held the losses: make it every deal of the cell
+    counts += counts.transpose(0, 1, 3, 2)  # seats 1 and 2 swapped: the other three seat orders
+    if path is not None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        np.savez_compressed(path, counts=counts.astype(np.uint32))
+    return counts
+
+
+def three_way_tables(config: PushFoldConfig, contributions: tuple[float, ...], counts: np.ndarray) -> np.ndarray:
+    """``out[s, a, b, c]``: the probability of classes (a, b, c) times seat s's expected result when all
+    three go all-in, estimated without bias from ``three_way_counts``: each outcome's count times seat 0's
+    result in it (from the rules' ``settle``), summed and divided by the number of seat orders counted.
+    An all-in at equal stacks is symmetric in the seats, so the other seats' tables are transposes."""
     if len(set(contributions)) != 1:
         raise ValueError("the three-way table assumes equal contributions (equal stacks all in)")
     live = [True, True, True]
-    by_mask = np.array([settle(config, contributions, live, [(m >> s) & 1 for s in range(3)]) if m else np.zeros(3)
-                        for m in range(8)])  # fmt: skip
-    sums = np.zeros((3, C**3))
-    counted = 0
-    rng = np.random.default_rng(seed)
-    done = 0
-    while done < deals:
-        size = min(chunk, deals - done)
-        sample = sample_deals(3, size, rng, evaluate_batch)
-        best = sample.strengths == sample.strengths.max(axis=1, keepdims=True)
-        pay = by_mask[best @ np.array([1, 2, 4])]  # (D, 3)
+    pay = {m: settle(config, contributions, live, [(m >> s) & 1 for s in range(3)]) for m in range(1, 8)}
+    for m in range(1, 8):  # seat 0's result depends only on how many others it beats or ties (seat symmetry)
         for perm in itertools.permutations(range(3)):
-            k = sample.classes[:, perm]
-            flat = (k[:, 0] * C + k[:, 1]) * C + k[:, 2]
-            counted += len(flat)
-            for s in range(3):
-                sums[s] += np.bincount(flat, weights=pay[:, perm[s]], minlength=C**3)
-        done += size
-    return (sums / counted).reshape(3, C, C, C)
+            pm = sum(((m >> perm[s]) & 1) << s for s in range(3))
+            if not np.allclose(pay[pm], [pay[m][perm[s]] for s in range(3)]):
+                raise ValueError("settle is not symmetric in the seats at equal contributions")
+    lose, win, tie2, tie3 = pay[2][0], pay[1][0], pay[3][0], pay[7][0]
+    seat0 = (lose * counts[0] + (win - lose) * counts[1] + (tie2 - lose) * counts[2] + (tie3 - lose) * counts[3])
+    seat0 /= counts[0].sum()
+    return np.stack([seat0, seat0.transpose(1, 0, 2), seat0.transpose(1, 2, 0)])
 
 
 class ClassLevelGame:
     """Counterfactual values and NashConv of the class-level game (2 or 3 seats)."""
 
     def __init__(self, config: PushFoldConfig, profiles: list[_Profile], table_deals: int, seed: int, evaluate_batch: Evaluator,
-                 table: EquityTable | None = None) -> None:  # fmt: skip
+                 table: EquityTable | None = None, cache_dir: str | Path | None = None, progress: bool = False,
+                 three_way: np.ndarray | None = None) -> None:  # fmt: skip
+        """``three_way``: outcome counts (``three_way_counts``, e.g. several seeds' summed) used instead of
+        building them from ``table_deals`` and ``seed``."""
         n = config.num_players
         self.n, self.profiles = n, profiles
         table = table if table is not None else load_equity()
@@ -138,7 +173,9 @@ class ClassLevelGame:
             else:
                 if n != 3:
                     raise ValueError("class-level tables support at most three live players")
-                three = three_way_tables(config, prof.contributions, table_deals, seed, evaluate_batch)
+                counts = three_way if three_way is not None else \
+                    three_way_counts(table_deals, seed, evaluate_batch, cache_dir=cache_dir, progress=progress)
+                three = three_way_tables(config, prof.contributions, counts)
                 # P(classes) * seat s's expected result, s's axis first and the others' in order, flattened for one product
                 self.three_way_flat = [np.moveaxis(three[s], s, 0).reshape(C, -1).copy() for s in range(3)]
                 per_seat = [("three", s) for s in range(n)]
