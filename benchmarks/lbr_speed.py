@@ -1,49 +1,68 @@
 """LBR hands per second against the heuristic and a Poker-CNN agent (heads-up no-limit, 50 big blinds).
 
-    python benchmarks/lbr_speed.py --hands 20
+    python benchmarks/lbr_speed.py --hands 20 --cnn-hands 4
 
 The CNN agent is an *untrained* network (trained generations are not committed): its speed is that of
-any generation, its LBR value means nothing. It is slow (about 35 s per range query on one CPU thread):
-``--skip-cnn`` leaves it out. Each agent decision asks the agent about every holding
-(up to 1,326 observations, one batched query); each LBR decision asks once more per raise size.
+any generation, its LBR value means nothing. Each agent decision asks the agent about every holding
+(up to 1,326 observations, one batched query); each LBR decision asks once more per raise size. The CNN
+agent is timed with its candidate subset and its full candidate set, each with the current scorer
+(``network.score_candidates``) and the subset also with the previous one (every (holding, candidate)
+tensor assembled, one plain forward pass: ``benchmarks/cnn_speed.py``'s baseline), and with LBR's
+pre-flop memo on (the default) and off. ``--skip-cnn`` leaves the CNN out.
 """
 
 from __future__ import annotations
 
 import argparse
 import time
+from typing import Any
 
-from agent_zoo.lbr import LocalBestResponse
+from agent_zoo.lbr import LBRConfig, LocalBestResponse
 from agent_zoo.registry import make_agent
 from poker_envs import nolimit_holdem_v0
+
+CNN_TABLE = {"bet_sizing": "chips", "obs_encoder": "poker_cnn"}
+
+
+def timed(env: Any, agent: Any, hands: int, seed: int, memo: bool = True) -> float:
+    config = LBRConfig() if memo else LBRConfig(preflop_memo=0)
+    start = time.perf_counter()
+    LocalBestResponse(env, agent, config).evaluate(hands, seed)
+    return time.perf_counter() - start
 
 
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--hands", type=int, default=20, help="hands per agent")
+    p.add_argument("--hands", type=int, default=20, help="hands per heuristic case")
+    p.add_argument("--cnn-hands", type=int, default=4, help="hands per CNN case")
     p.add_argument("--seed", type=int, default=0, help="seed of the deals")
     p.add_argument("--skip-cnn", action="store_true", help="time the heuristic only")
     args = p.parse_args()
-    cases = [("heuristic (abstract sizing)", {"bet_sizing": "abstract"}, "heuristic"),
-             ("heuristic (chips sizing)", {"bet_sizing": "chips"}, "heuristic"),
-             ("cnn, untrained (chips sizing, poker_cnn)", {"bet_sizing": "chips", "obs_encoder": "poker_cnn"}, "cnn")]
-    for label, config, spec in cases[:2] if args.skip_cnn else cases:
+    import torch
+
+    torch.set_num_threads(1)
+    for label, config, memo in (("heuristic (abstract sizing)", {"bet_sizing": "abstract"}, True),
+                                ("heuristic (chips sizing)", {"bet_sizing": "chips"}, True),
+                                ("heuristic (chips sizing), no memo", {"bet_sizing": "chips"}, False)):
         env = nolimit_holdem_v0.env(starting_stack=100, **config)
-        if spec == "cnn":
-            import torch
+        seconds = timed(env, make_agent("heuristic", env), args.hands, args.seed, memo)
+        print(f"{label:<52}: {args.hands / seconds:7.3f} hands/s ({args.hands} hands, {seconds:.1f} s)")
+    if args.skip_cnn:
+        return
+    from cnn_speed import scorer  # benchmarks/cnn_speed.py (this folder is on the path when run as a script)
 
-            from agent_zoo.cnn.agent import CNNAgent
-            from agent_zoo.cnn.network import PokerCNN
+    from agent_zoo.cnn.agent import CNNAgent
+    from agent_zoo.cnn.network import PokerCNN
 
-            torch.manual_seed(args.seed)
-            torch.set_num_threads(1)
-            agent = CNNAgent(PokerCNN(), env)
-        else:
-            agent = make_agent(spec, env)
-        start = time.perf_counter()
-        LocalBestResponse(env, agent).evaluate(args.hands, args.seed)
-        seconds = time.perf_counter() - start
-        print(f"{label}: {args.hands / seconds:.2f} hands/s ({args.hands} hands, {seconds:.1f} s)")
+    env = nolimit_holdem_v0.env(starting_stack=100, **CNN_TABLE)
+    torch.manual_seed(args.seed)
+    net = PokerCNN().eval()
+    for candidates, how, memo in (("subset", "assembled", False), ("subset", "split", False), ("subset", "split", True),
+                                  ("full", "split", True)):
+        with scorer(how):
+            seconds = timed(env, CNNAgent(net, env, candidates), args.cnn_hands, args.seed, memo)
+        label = f"cnn, untrained, {candidates} candidates, {how}{'' if memo else ', no memo'}"
+        print(f"{label:<52}: {args.cnn_hands / seconds:7.3f} hands/s ({args.cnn_hands} hands, {seconds:.1f} s)")
 
 
 if __name__ == "__main__":

@@ -13,13 +13,15 @@ from agent_zoo.cnn.agent import CNNAgent
 from agent_zoo.cnn.config import PRESETS, CNNConfig
 from agent_zoo.cnn.equity import allin_chips
 from agent_zoo.cnn.heuristic import RAISE_FRACTIONS, HeuristicAgent, heuristic_action, pot_raise_to
-from agent_zoo.cnn.network import PokerCNN, score
-from agent_zoo.cnn.selfplay import Player, cnn_scores, draw_deals, make_game, play_hands
+from agent_zoo.cnn.network import PokerCNN, score, score_candidates
+from agent_zoo.agent import stack
+from agent_zoo.cnn.selfplay import (Player, cnn_scores, distinct_candidates, draw_deals, expand_scores, fold_value, make_game,
+                                     play_hands)
 from agent_zoo.cnn.storage import HandRecorder, HandStore, deal_cards, encode_samples
 from agent_zoo.cnn.train import Trainer, load_generation, pairings, permute_suits
-from agent_zoo.observe import public_of_state
+from agent_zoo.observe import public_of_state, public_state
 from poker_envs import nolimit_holdem_v0
-from poker_envs.encoders.poker_cnn import PokerCNNEncoder
+from poker_envs.encoders.poker_cnn import PokerCNNEncoder, add_candidates, candidate_planes
 from poker_envs.games.base import TERMINAL
 
 torch.set_num_threads(1)
@@ -227,6 +229,48 @@ def test_tiny_preset_trains_and_resumes_bit_for_bit(tmp_path, monkeypatch) -> No
     assert env.observe(env.agent_selection)["action_mask"][agent.act(env.observe(env.agent_selection), np.random.default_rng(0))]
 
 
+def test_split_first_convolution_scores_like_assembled_tensors() -> None:
+    """score_candidates (state planes and candidate planes never assembled) == score of the assembled
+    tensors, for arbitrary pairings (repeats, any order) and both input dtypes; training mode survives."""
+    rng = np.random.default_rng(0)
+    net = _net(4)
+    for dtype in (np.uint8, np.float32):
+        states = (rng.random((5, 33, 17, 17)) < 0.3).astype(dtype)
+        cands = (rng.random((4, 2, 17, 17)) < 0.3).astype(dtype)
+        rows, cidx = rng.integers(0, 5, 700), rng.integers(0, 4, 700)  # more than one chunk of 512
+        x = states[rows].copy()
+        x[:, 31:] = cands[cidx]
+        np.testing.assert_allclose(score_candidates(net, states, cands, rows, cidx), score(net, x), atol=1e-5)
+    net.train()
+    assert score_candidates(net, states, cands, rows[:3], cidx[:3]).shape == (3,) and net.training
+    with pytest.raises(ValueError, match="rows must index"):
+        score_candidates(net, states, cands, np.array([5]), np.array([0]))
+    with pytest.raises(ValueError, match="candidates"):
+        score_candidates(net, states, states, rows, cidx)
+
+
+def test_candidate_planes_are_planes_31_32_of_add_candidates() -> None:
+    obs = np.zeros((33, 17, 17), dtype=np.uint8)
+    kinds, amounts = np.array([0, 2, 4, 4]), np.array([0.0, 3.0, 51.0, 80.0])
+    np.testing.assert_array_equal(candidate_planes(kinds, amounts, np.uint8), add_candidates(obs, kinds, amounts)[:, 31:])
+    assert candidate_planes([4], [80.0], np.uint8)[0, 1].sum() == 52  # the fill code saturates at 52 cells
+
+
+def test_selfplay_scores_equal_the_assembled_tensors() -> None:
+    game = make_game()
+    enc = PokerCNNEncoder(game, dtype=np.uint8)
+    net = _net(2)
+    s = game.new_initial_state(button=1, deck=list(range(9)))
+    deal_cards(s)
+    s.apply(7)  # a raise to 6 chips: the big blind faces fold, call and 47 raise amounts
+    for cand in ("full", "subset"):
+        actions, values = cnn_scores(s, Player("c", "cnn", net, cand), enc)
+        public = public_of_state(s)
+        kinds, added, first = distinct_candidates(public, actions)
+        ref = expand_scores(actions, score(net, enc.encode_kinds(s, s.current_player(), kinds, added)), first)
+        np.testing.assert_allclose(values, ref, atol=1e-5)
+
+
 # ---- the agent ----------------------------------------------------------------------------------
 def test_agent_plays_legal_argmax_and_dedup_is_exact() -> None:
     env = nolimit_holdem_v0.raw_env(starting_stack=100, bet_sizing="chips", obs_encoder="poker_cnn")
@@ -254,6 +298,41 @@ def test_agent_plays_legal_argmax_and_dedup_is_exact() -> None:
                 a = int(rng.choice(np.flatnonzero(obs["action_mask"])))
             env.step(a)
     assert decisions >= 4
+
+
+def test_agent_batch_equals_rows_scored_one_by_one() -> None:
+    """score_batch over mixed rows (several tables, each seen with several holdings) equals the old path
+    per row: every distinct candidate tensor assembled and scored (exact_fold on and off)."""
+    env = nolimit_holdem_v0.raw_env(starting_stack=100, bet_sizing="chips", obs_encoder="poker_cnn")
+    enc = PokerCNNEncoder(env.game, dtype=np.uint8)
+    net = _net(5)
+    rng = np.random.default_rng(1)
+    observations = []
+    for h in range(3):
+        env.reset(seed=h)
+        for _ in range(h + 1):
+            if all(env.terminations.values()):
+                break
+            state = env.state
+            seat = state.current_player()
+            obs = env.observe(env.agent_selection)
+            for hole in ([0, 1], [12, 51], list(state.hole[seat])):  # the same table with other holdings
+                other = state.clone()
+                other.hole[seat] = hole
+                observations.append({**obs, "observation": enc.encode(other, seat)})
+            env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    for exact_fold in (False, True):
+        agent = CNNAgent(net, env, exact_fold=exact_fold)
+        batch = agent.score_batch(stack(observations))
+        for obs, (actions, values) in zip(observations, batch):
+            public = public_state(obs)
+            assert actions == np.flatnonzero(obs["action_mask"]).tolist()
+            kinds, added, first = distinct_candidates(public, actions)
+            ref = expand_scores(actions, score(net, add_candidates(obs["observation"], kinds, added / public.small_blind)), first)
+            if exact_fold:
+                fold_value(public, actions, ref)
+            np.testing.assert_allclose(values, ref, atol=1e-5)
+        assert agent.act_batch(stack(observations), rng).tolist() == [a[int(np.argmax(v))] for a, v in batch]
 
 
 def test_agent_refuses_other_bet_sizings() -> None:

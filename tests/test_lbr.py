@@ -161,3 +161,43 @@ def test_cnn_probabilities_are_its_greedy_choice() -> None:
     observation = env.observe(env.agent_selection)
     probs = agent.action_probabilities(observation)
     assert probs.sum() == 1.0 and probs[agent.act(observation, np.random.default_rng(0))] == 1.0
+
+
+def test_preflop_memo_changes_nothing_and_is_reused() -> None:
+    """Memoised pre-flop answers give the same hands as asking every time (heuristic, chips sizing)."""
+    env = nolimit_holdem_v0.env(bet_sizing="chips", starting_stack=100)
+    agent = make_agent("heuristic", env)
+    plain = LocalBestResponse(env, agent, LBRConfig(preflop_memo=0))
+    memo = LocalBestResponse(env, agent)
+    rng_a, rng_b = np.random.default_rng(7), np.random.default_rng(7)
+    for i in range(6):
+        assert plain.play_hand(i % 2, rng_a) == memo.play_hand(i % 2, rng_b)
+    assert plain._memo == {} and 0 < len(memo._memo) <= LBRConfig().preflop_memo
+    with pytest.raises(ValueError, match="preflop_memo"):
+        LBRConfig(preflop_memo=-1)
+
+
+def test_cnn_range_query_equals_rows_asked_one_by_one() -> None:
+    """One batched range query (every holding at a table) == the CNN agent asked per holding."""
+    torch = pytest.importorskip("torch")
+    from agent_zoo.cnn.agent import CNNAgent
+    from agent_zoo.cnn.network import PokerCNN
+    from poker_envs.games.base import CHANCE, play_chance
+
+    torch.manual_seed(1)
+    env = nolimit_holdem_v0.env(bet_sizing="chips", obs_encoder="poker_cnn", starting_stack=100)
+    agent = CNNAgent(PokerCNN(), env, candidates="subset")
+    lbr = LocalBestResponse(env, agent)
+    state = lbr._new_hand()
+    while state.current_player() == CHANCE:
+        play_chance(state, np.random.default_rng(0))
+    state.apply(7)  # the small blind raises to 6: the big blind answers
+    seat = state.current_player()
+    rows = np.flatnonzero(lbr.family.possible(list(state.hole[1 - seat])))
+    probs = lbr.range_probabilities(state, seat, rows)
+    assert probs.shape == (1225, env.unwrapped.game.num_distinct_actions) and np.all(probs.sum(axis=1) == 1.0)
+    for k in range(0, 1225, 97):  # a sample of holdings, each asked alone
+        one = lbr.family.with_hole(state, seat, lbr.family.holdings[rows[k]])
+        np.testing.assert_array_equal(probs[k], agent.action_probabilities(lbr.observe(one, seat)))
+    agent.action_probabilities_batch = None  # type: ignore[method-assign]  # asked again: answered from the memo
+    np.testing.assert_array_equal(lbr.range_probabilities(state, seat, rows[::2]), probs[::2])

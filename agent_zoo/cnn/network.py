@@ -17,10 +17,13 @@ from __future__ import annotations
 import numpy as np
 import torch
 from torch import nn
+from torch.nn import functional as F
 
-from poker_envs.encoders.poker_cnn import NUM_PLANES, SIDE
+from poker_envs.encoders.poker_cnn import ACTION_TYPE, NUM_PLANES, SIDE
 
 INPUT_SHAPE = (NUM_PLANES, SIDE, SIDE)
+CANDIDATE_PLANES = NUM_PLANES - ACTION_TYPE  # planes 31-32: the candidate action's type and chips
+SCORE_CHUNK = 512  # (state, candidate) rows per pass of the layers after the first convolution
 
 
 class PokerCNN(nn.Module):
@@ -71,3 +74,40 @@ def score(net: PokerCNN, x: np.ndarray) -> np.ndarray:
     if was_training:
         net.train()
     return out
+
+
+@torch.inference_mode()
+def score_candidates(net: PokerCNN, states: np.ndarray, candidates: np.ndarray, rows: np.ndarray,
+                     cands: np.ndarray) -> np.ndarray:
+    """Values of N (state, candidate action) tensors without building them: pair i is ``states[rows[i]]``
+    (S, 33, 17, 17; planes 31-32 are ignored) with planes 31-32 taken from ``candidates[cands[i]]``
+    (C, 2, 17, 17). Equal to ``score`` of the assembled tensors up to float round-off.
+
+    Why it is faster: the first convolution is linear, so it is computed once per state on planes 0-30
+    and once per candidate on planes 31-32 and summed per pair (instead of once per pair on all 33
+    planes); the layers after it run in chunks in channels_last memory format (faster on CPU)."""
+    rows, cands = np.asarray(rows, dtype=np.int64), np.asarray(cands, dtype=np.int64)
+    if rows.shape != cands.shape or rows.ndim != 1:
+        raise ValueError(f"rows and cands must be 1-D of one length, got {rows.shape} and {cands.shape}")
+    if np.shape(states)[1:] != INPUT_SHAPE or np.shape(candidates)[1:] != (CANDIDATE_PLANES, SIDE, SIDE):
+        raise ValueError(f"states must have shape (S, {', '.join(map(str, INPUT_SHAPE))}) and candidates "
+                         f"(C, {CANDIDATE_PLANES}, {SIDE}, {SIDE}), got {np.shape(states)} and {np.shape(candidates)}")
+    if len(rows) == 0:
+        return np.zeros(0, dtype=np.float32)
+    if rows.min() < 0 or rows.max() >= len(states) or cands.min() < 0 or cands.max() >= len(candidates):
+        raise ValueError(f"rows must index the {len(states)} states and cands the {len(candidates)} candidates")
+    was_training = net.training
+    net.eval()
+    conv1 = net.features[0]
+    w, b = conv1.weight, conv1.bias
+    state_part = F.conv2d(to_tensor(np.asarray(states)[:, :ACTION_TYPE]), w[:, :ACTION_TYPE], b, padding=conv1.padding)
+    cand_part = F.conv2d(to_tensor(np.asarray(candidates)), w[:, ACTION_TYPE:], None, padding=conv1.padding)
+    r, c = torch.from_numpy(rows), torch.from_numpy(cands)
+    out = torch.empty(len(rows), dtype=torch.float32)
+    for lo in range(0, len(rows), SCORE_CHUNK):
+        hi = min(len(rows), lo + SCORE_CHUNK)
+        h = (state_part[r[lo:hi]] + cand_part[c[lo:hi]]).contiguous(memory_format=torch.channels_last)
+        out[lo:hi] = net.head(net.features[1:](h)).squeeze(1)
+    if was_training:
+        net.train()
+    return out.numpy()

@@ -16,10 +16,10 @@ import numpy as np
 
 from agent_zoo.cnn.equity import allin_chips, blind_equity, runout_equity
 from agent_zoo.cnn.heuristic import RANDOM_READINGS, check_sizing, heuristic_action, pot_raise_to, random_kinds_action
-from agent_zoo.cnn.network import PokerCNN, score
+from agent_zoo.cnn.network import PokerCNN, score_candidates
 from agent_zoo.observe import public_of_state
 from agent_zoo.cnn.storage import DECK_CARDS, HandRecorder, deal_cards
-from poker_envs.encoders.poker_cnn import NUM_CELLS, PokerCNNEncoder
+from poker_envs.encoders.poker_cnn import NUM_CELLS, PokerCNNEncoder, candidate_planes
 from poker_envs.encoders.public import PublicState
 from poker_envs.games.base import TERMINAL
 from poker_envs.games.holdem import BET, CALL, CHECK, FOLD, RAISE, HoldemConfig, HoldemGame
@@ -100,9 +100,10 @@ def expand_scores(actions: Sequence[int], values: np.ndarray, first: np.ndarray)
     """Scores of every action in ``actions`` from the scores of its distinct encodings.
 
     Repeated encodings are the saturated raises, which come last in ascending id order: each action
-    takes the score of the last distinct encoding at or before it."""
+    takes the score of the last distinct encoding at or before it. ``values`` may have leading axes
+    (rows sharing ``actions``); the last one indexes the distinct encodings."""
     at = np.searchsorted(first, np.arange(len(actions)), side="right") - 1
-    return np.asarray(values, dtype=np.float32)[at]
+    return np.asarray(values, dtype=np.float32)[..., at]  # (..., distinct) -> (..., actions)
 
 
 def cnn_scores(state: Any, player: Player, encoder: PokerCNNEncoder) -> tuple[list[int], np.ndarray]:
@@ -111,19 +112,32 @@ def cnn_scores(state: Any, player: Player, encoder: PokerCNNEncoder) -> tuple[li
     public = public_of_state(state)
     actions = candidate_actions(state.legal_actions(), public, player.candidates, player.fractions)
     kinds, added, first = distinct_candidates(public, actions)
-    x = encoder.encode_kinds(state, state.current_player(), kinds, added)
-    values = expand_scores(actions, score(player.net, x), first)
+    values = expand_scores(actions, score_states(player.net, encoder, [state], [(kinds, added)])[0], first)
     if player.exact_fold:
         fold_value(public, actions, values)
     return actions, values
 
 
+def score_states(net: PokerCNN, encoder: PokerCNNEncoder, states: Sequence[Any],
+                 candidates: Sequence[tuple[np.ndarray, np.ndarray]]) -> list[np.ndarray]:
+    """Scores of each state's candidates ((kinds, chips added) per state, for the seat to act) in one
+    batched pass; equal to scoring ``encoder.encode_kinds`` tensors up to float round-off
+    (``network.score_candidates``: state planes and candidate planes are never assembled)."""
+    planes = np.stack([encoder.encode(s, s.current_player()) for s in states])
+    cand = [candidate_planes(kinds, added / s.config.small_blind, encoder.dtype) for s, (kinds, added) in zip(states, candidates)]
+    sizes = [len(c) for c in cand]
+    rows = np.repeat(np.arange(len(states)), sizes)
+    values = score_candidates(net, planes, np.concatenate(cand), rows, np.arange(len(rows)))
+    return np.split(values, np.cumsum(sizes)[:-1])
+
+
 def fold_value(public: PublicState, actions: Sequence[int], values: np.ndarray) -> None:
-    """Set a legal fold's score to its exact value: the chips already put in are lost, divided by the
-    stack the seat started the hand with (the buy-in of a one-hand episode)."""
+    """Set a legal fold's score (the first entry of ``values``' last axis) to its exact value: the chips
+    already put in are lost, divided by the stack the seat started the hand with (the buy-in of a one-hand
+    episode)."""
     if len(actions) and actions[0] == A_FOLD:
         seat = public.observer
-        values[0] = -public.contributed[seat] / (public.stacks[seat] + public.contributed[seat])
+        values[..., 0] = -public.contributed[seat] / (public.stacks[seat] + public.contributed[seat])
 
 
 def random_action(state: Any, rng: np.random.Generator) -> int:
@@ -214,12 +228,10 @@ def play_hands(
                     kinds, added, first = distinct_candidates(public, actions)
                     pending.setdefault(seat, []).append((h, actions, kinds, added, first, public))
             for seat, items in pending.items():
-                xs = [encoder.encode_kinds(states[h], seat, kinds, added) for h, _, kinds, added, _, _ in items]
-                values = score(players[seat].net, np.concatenate(xs))
-                off = 0
-                for (h, actions, kinds, _, first, public), x in zip(items, xs):
-                    v = expand_scores(actions, values[off : off + len(x)], first)
-                    off += len(x)
+                scored = score_states(players[seat].net, encoder, [states[h] for h, *_ in items],
+                                      [(kinds, added) for _, _, kinds, added, _, _ in items])
+                for (h, actions, kinds, _, first, public), values in zip(items, scored):
+                    v = expand_scores(actions, values, first)
                     if players[seat].exact_fold:
                         fold_value(public, actions, v)
                     chosen[h] = actions[int(np.argmax(v))]

@@ -48,12 +48,18 @@ class LBRConfig:
     raise_fractions: tuple[float, ...] = (0.5, 1.0, 2.0)  # pot-fraction raises LBR considers (bet_sizing="chips"), plus all-in
     rollouts: int = 64  # boards sampled for wp when more completions remain than max_enumerate (hold'em flop and pre-flop)
     max_enumerate: int = 64  # enumerate the board completions exactly when at most this many remain (turn, river)
+    # Hold'em: remember the agent's answers for every holding at pre-flop states (the same betting line
+    # recurs hand after hand), up to this many states; 0 turns it off. Exact for an agent whose action
+    # probabilities depend on its observation only (every zoo agent LBR accepts).
+    preflop_memo: int = 256
 
     def __post_init__(self) -> None:
         if not self.raise_fractions or any(not f > 0 for f in self.raise_fractions):
             raise ValueError(f"raise_fractions must be positive pot fractions, got {self.raise_fractions!r}")
         if self.rollouts < 1 or self.max_enumerate < 1:
             raise ValueError(f"rollouts and max_enumerate must be >= 1, got {self.rollouts}, {self.max_enumerate}")
+        if self.preflop_memo < 0:
+            raise ValueError(f"preflop_memo must be >= 0 (0: off), got {self.preflop_memo}")
 
 
 @dataclass(frozen=True)
@@ -95,6 +101,8 @@ class LocalBestResponse:
         self.agent = agent
         self.scale = float(getattr(self.base, "_reward_scale", 1.0))  # env reward per chip
         self._public = "public" in self.base.observation_space(self.base.possible_agents[0]).spaces
+        # pre-flop state key -> (probabilities of every holding (H, A), which rows are filled (H,))
+        self._memo: dict[tuple, tuple[np.ndarray, np.ndarray]] = {}
         self._check_capability()
 
     # Observations ---------------------------------------------------------------------------------
@@ -110,6 +118,33 @@ class LocalBestResponse:
 
     def range_probabilities(self, state: GameState, seat: int, rows: np.ndarray) -> np.ndarray:
         """(len(rows), A): the agent's action probabilities at ``state`` if it held each holding ``rows``.
+
+        Hold'em pre-flop answers are memoised per betting line (``LBRConfig.preflop_memo``): only the
+        holdings not asked before at that state are queried."""
+        key = self._memo_key(state, seat)
+        if key is None:
+            return self._query(state, seat, rows)
+        if key not in self._memo:
+            if len(self._memo) >= self.config.preflop_memo:
+                return self._query(state, seat, rows)
+            self._memo[key] = (np.zeros((len(self.family.holdings), self.game.num_distinct_actions)),
+                               np.zeros(len(self.family.holdings), dtype=bool))
+        probs, filled = self._memo[key]
+        missing = rows[~filled[rows]]
+        if missing.size:
+            probs[missing] = self._query(state, seat, missing)
+            filled[missing] = True
+        return probs[rows].copy()
+
+    def _memo_key(self, state: GameState, seat: int) -> tuple | None:
+        """The pre-flop hold'em betting line of ``state`` (all the agent's observation holds besides its
+        cards, the table being fixed), or None where answers are not memoised."""
+        if not self.config.preflop_memo or not isinstance(self.game, HoldemGame) or state.board:
+            return None
+        return (seat, state.button, tuple(tuple(street) for street in state.history))
+
+    def _query(self, state: GameState, seat: int, rows: np.ndarray) -> np.ndarray:
+        """(len(rows), A): ``range_probabilities`` asked of the agent, one batched query.
 
         One scratch clone gets each holding in turn; the mask and the public vector do not depend on
         the holding, so only the encoder's vector is made per holding; one batched query follows."""

@@ -273,6 +273,15 @@ def add_candidates(
         raise ValueError("kinds must be in 0..4 (fold, check, call, bet, raise) and amounts >= 0")
     out = np.empty((len(kinds),) + obs.shape, dtype=obs.dtype)
     out[:] = obs
-    out[:, ACTION_TYPE] = to_planes(fill_code(kinds + 1, obs.dtype))
-    out[:, ACTION_AMOUNT] = to_planes(fill_code(amounts, obs.dtype))
+    out[:, ACTION_TYPE :] = candidate_planes(kinds, amounts, obs.dtype)
     return out
+
+
+def candidate_planes(
+    kinds: np.ndarray | Sequence[int], amounts: np.ndarray | Sequence[float], dtype: np.dtype | type = np.float32
+) -> np.ndarray:
+    """(K, 2, 17, 17): planes 31-32 of K candidates (``kinds`` FOLD=0..RAISE=4, ``amounts`` in small
+    blinds), as ``add_candidates`` writes them; for scorers that keep state and candidate planes apart."""
+    kinds = np.asarray(kinds, dtype=np.float64)
+    amounts = np.asarray(amounts, dtype=np.float64)
+    return to_planes(np.stack([fill_code(kinds + 1, dtype), fill_code(amounts, dtype)], axis=1))
