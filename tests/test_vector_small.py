@@ -207,3 +207,19 @@ def test_active_steps_only_the_active_tables(game: str, config: dict) -> None:
             np.testing.assert_array_equal(getattr(out, field)[going], getattr(full, field)[going])
         compared += int(going.sum())
     assert compared > 500
+
+
+def test_distinct_cards_rows_are_distinct_and_uniform() -> None:
+    """The partial Fisher-Yates dealing (push/fold multi-way deals): no card twice in a row, every card
+    equally likely at every position (chi-square over 52 cells per position, far from its 1e-6 tail)."""
+    from poker_envs.vector.sampling import distinct_cards
+
+    cards = distinct_cards(np.random.default_rng(5), 52_000, 9)
+    assert cards.shape == (52_000, 9) and cards.min() >= 0 and cards.max() <= 51
+    srt = np.sort(cards, axis=1)
+    assert (srt[:, 1:] != srt[:, :-1]).all()
+    for pos in range(9):
+        counts = np.bincount(cards[:, pos], minlength=52)
+        chi2 = ((counts - 1000.0) ** 2 / 1000.0).sum()
+        assert chi2 < 115, (pos, chi2)  # 51 degrees of freedom: P(chi2 > 115) ~ 1e-6
+    np.testing.assert_array_equal(cards, distinct_cards(np.random.default_rng(5), 52_000, 9))

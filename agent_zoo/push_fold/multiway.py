@@ -34,6 +34,7 @@ import numpy as np
 from agent_zoo.push_fold.hands import NUM_CLASSES, hand_classes
 from agent_zoo.regret import binary_instant_regrets, regret_matching, update_regrets
 from poker_envs.games.push_fold import PushFoldConfig, PushFoldState, settle
+from poker_envs.vector.sampling import distinct_cards
 
 Evaluator = Callable[[np.ndarray], np.ndarray]
 METHODS = ("auto", "tables", "sampled", "deals")
@@ -88,23 +89,10 @@ class DealSample:
     strengths: np.ndarray = field(repr=False)  # (D, n)
 
 
-def deal_cards(rng: np.random.Generator, deals: int, size: int) -> np.ndarray:
-    """``deals`` rows of ``size`` distinct cards, each row uniform: a partial Fisher-Yates shuffle per row
-    (``size`` vectorised swaps; three times faster than sorting 52 random keys per deal)."""
-    deck = np.broadcast_to(np.arange(52, dtype=np.int8), (deals, 52)).copy()
-    rows = np.arange(deals)
-    for i in range(size):
-        j = rng.integers(i, 52, size=deals)
-        picked = deck[rows, j]
-        deck[rows, j] = deck[:, i]
-        deck[:, i] = picked
-    return deck[:, :size].astype(np.intp)
-
-
 def sample_deals(num_players: int, deals: int, rng: np.random.Generator, evaluate_batch: Evaluator) -> DealSample:
     """Draw ``deals`` deals without card clashes and evaluate every hand against its board."""
     n = num_players
-    cards = deal_cards(rng, deals, 2 * n + 5)
+    cards = distinct_cards(rng, deals, 2 * n + 5)
     hole = cards[:, : 2 * n].reshape(deals, n, 2)
     board = cards[:, 2 * n :]
     seven = np.concatenate([hole, np.broadcast_to(board[:, None, :], (deals, n, 5))], axis=2).reshape(-1, 7)

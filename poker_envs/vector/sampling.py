@@ -41,6 +41,20 @@ def sample_actions(probs: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return np.minimum(idx, last)
 
 
+def distinct_cards(rng: np.random.Generator, count: int, size: int) -> np.ndarray:
+    """(count, size) card ids 0..51, distinct within each row and each row uniform: a partial Fisher-Yates
+    shuffle per row (``size`` vectorised swaps; about three times faster than sorting 52 random keys per
+    row, which ``Dealer.deal`` does because it must also place given cards first)."""
+    deck = np.broadcast_to(np.arange(NUM_CARDS, dtype=np.int8), (count, NUM_CARDS)).copy()
+    rows = np.arange(count)
+    for i in range(size):
+        j = rng.integers(i, NUM_CARDS, size=count)
+        picked = deck[rows, j]
+        deck[rows, j] = deck[:, i]
+        deck[:, i] = picked
+    return deck[:, :size].astype(np.intp)
+
+
 class Dealer:
     """Dealing orders of a deck for many tables at once: given cards first (reset's ``decks``), the rest at random."""
 
