@@ -30,7 +30,7 @@ import numpy as np
 BLOCK = 50  # hands per block (CNN cases: CNN_BLOCK, their range queries cost seconds each)
 CNN_BLOCK = 10
 SEED = 20261124  # deal / draw seed of every case (block k: default_rng([SEED, k]))
-CNN_RUNS = Path("/work/runs/cnn")  # the `small` preset runs small_s0..2 (python -m agent_zoo.cnn train --preset small --seed S)
+CNN_RUNS = Path("/work/runs/cnn")  # the `small` preset runs small_s0..2 (python -m agent_zoo.cnn train --preset small --seed S) and `paper`
 PPO_RUNS = Path("/work/runs/lbrcnn")  # ppo_s0..2.zip (docs/results/lbr/train_ppo.py --timesteps 20000 --seed S)
 NL100 = {"bet_sizing": "abstract"}  # 100 big blinds (200 chips), the env's default table
 NL50_CNN = {"bet_sizing": "chips", "obs_encoder": "poker_cnn", "starting_stack": 100}  # the CNN's table: 50 BB
@@ -69,6 +69,11 @@ CASES = [
     *(Case(f"nl50 cnn small seed {s} gen {g}, full candidates", f"cnn-full:{CNN_RUNS / f'small_s{s}' / f'gen_{g}.pt'}",
            NL50_CNN, blocks=20 if (s, g) == (0, 2) else 0, hands=CNN_BLOCK, blocks2=100)
       for g in (1, 2, 3) for s in range(3)),
+    # Added on 2026-11-24 at 05:12 UTC (session 5), before any LBR hand against them: the `paper` recipe's
+    # generations (python -m agent_zoo.cnn train --preset paper), with the recipe's own candidate set (every
+    # legal chip amount); 500 hands first (blocks), then up to 1,000 (blocks2) as time allows.
+    *(Case(f"nl50 cnn paper gen {g}, full candidates", f"cnn-full:{CNN_RUNS / 'paper' / f'gen_{g}.pt'}",
+           NL50_CNN, blocks=50, hands=CNN_BLOCK, blocks2=100) for g in (1, 2, 3)),
 ]
 
 
