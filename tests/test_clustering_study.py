@@ -79,3 +79,41 @@ def test_run_seed_reports_held_out_and_in_sample_accuracy() -> None:
     a = run["names"].index("A")
     assert run["held_out"][a] > 0.8  # A raises whenever it can: any learner of its cluster should see that
     assert 0 <= run["pooled"]["held_out"] <= 1
+
+
+@pytest.mark.slow
+def test_study_writes_its_own_section_and_folder(tmp_path) -> None:
+    # `study --full` must keep the reduced study's JSON and section untouched: its runs go to their own
+    # folder and section, the page quotes the command that made them, and a bad experiment name is refused.
+    from agent_zoo.clustering import report
+    from agent_zoo.clustering.study import run_study
+
+    torch.set_num_threads(1)
+    old = (report.RESULTS, report.CACHE, report.PROGRESS)
+    report.configure(tmp_path, tmp_path / "cache", progress=False)
+    try:
+        scale = StudyScale(hands=200, max_rounds=1, epochs=1, final_epochs=0)
+        with pytest.raises(ValueError, match="agents-full"):
+            run_study([0], tmp_path / "x", scale, ("agents",), "study_full")
+        runs = run_study([0, 1], tmp_path / "clustering" / "study_full", scale, ("agents-thesis",), "study_full", "Full", " --full")
+        assert [r["seed"] for r in runs["agents-thesis"]] == [0, 1]
+        assert sorted(p.name for p in (tmp_path / "clustering" / "study_full").iterdir()) == [
+            "agents-thesis_seed0.json", "agents-thesis_seed1.json"]
+        section = (tmp_path / "clustering" / "study_full.md").read_text()
+        assert section.startswith("## Full\n")
+        assert "study --full --seeds 0 1" in section and "docs/results/clustering/study_full/" in section
+        assert not (tmp_path / "clustering" / "study.md").exists()
+        assert "## Full" in (tmp_path / "clustering.md").read_text()
+    finally:
+        report.configure(*old[:2], progress=old[2])
+
+
+def test_study_cli_refuses_options_of_other_experiments() -> None:
+    from agent_zoo.clustering.__main__ import main
+
+    with pytest.raises(SystemExit):
+        main(["agents", "--full"])
+    with pytest.raises(SystemExit):
+        main(["study", "--quick"])
+    with pytest.raises(SystemExit):
+        main(["study", "--experiments", "agents-ful", "--out", "/nonexistent"])

@@ -23,7 +23,7 @@ def configure(results: Path, cache: Path, progress: bool = True) -> None:
     progress bars or not (the CLI's ``--out``, ``--cache`` and ``--no-progress``)."""
     global RESULTS, FIGURES, CACHE, PROGRESS
     RESULTS, FIGURES, CACHE, PROGRESS = Path(results), Path(results) / "clustering", Path(cache), progress
-ORDER = ("summary", "study", "functions", "agents", "prospect", "pluribus")  # summary.md is written by hand
+ORDER = ("summary", "study", "study_full", "functions", "agents", "prospect", "pluribus")  # summary.md is written by hand
 INTRO = """# Policies from clustered play logs (Koyama's thesis)
 
 Reproduction of the thesis' experiments with `agent_zoo.clustering`. The method (its section 4.2.2) is

@@ -54,6 +54,12 @@ class StudyScale:
     k: int = 4  # learners (the thesis' four)
 
 
+# The agent experiments at our full scale (sections 2 and 3's 20,000 hands) and the thesis' 8,192 prospect
+# decisions, everything else as the study: `python -m agent_zoo.clustering study --full` (section ``study_full``).
+FULL_SCALE = StudyScale(hands=20_000, samples=8_192)
+FULL_TITLE = "The study at full scale (issue #17, item 3: the agent pool at 20,000 hands)"
+
+
 # Thesis Tables 5.10 (its learner 3) and 5.11 (its learner 1): (stack, pot, own bet, opp. bet) -> F, C, R shares.
 THESIS_5_10 = {
     (-10, 4, 0, 4): (0.0, 0.0, 1.0), (-6, 4, 0, 4): (0.0, 0.0, 1.0), (-5, 4, 0, 4): (0.0, 0.001, 0.999),
@@ -186,8 +192,13 @@ def run_seed(experiment: str, scale: StudyScale, seed: int) -> dict[str, Any]:
     return out
 
 
-def run_study(seeds: list[int], out: Path, scale: StudyScale = StudyScale(), experiments: tuple[str, ...] = EXPERIMENTS) -> dict[str, list[dict[str, Any]]]:
-    """Every experiment for every seed (skipping those saved in ``out``), then the results section."""
+def run_study(seeds: list[int], out: Path, scale: StudyScale = StudyScale(), experiments: tuple[str, ...] = EXPERIMENTS,
+              section: str = "study", title: str | None = None, flags: str = "") -> dict[str, list[dict[str, Any]]]:
+    """Every experiment for every seed (skipping those saved in ``out``), then the results section
+    ``section`` (heading ``title``; ``flags``: the command's options the page quotes)."""
+    unknown = sorted(set(experiments) - set(EXPERIMENTS))
+    if unknown or not experiments:
+        raise ValueError(f"experiments must be a non-empty subset of {EXPERIMENTS}, got {tuple(experiments)}")
     out.mkdir(parents=True, exist_ok=True)
     runs: dict[str, list[dict[str, Any]]] = {}
     for experiment in experiments:
@@ -203,10 +214,10 @@ def run_study(seeds: list[int], out: Path, scale: StudyScale = StudyScale(), exp
             run = run_seed(experiment, scale, seed)
             path.write_text(json.dumps(run))
             runs[experiment].append(run)
-    from agent_zoo.clustering.study_report import write_study
+    from agent_zoo.clustering.study_report import STUDY_TITLE, write_study
 
-    write_study(runs, scale)
+    write_study(runs, scale, section, title or STUDY_TITLE, flags)
     return runs
 
 
-__all__ = ["EXPERIMENTS", "StudyScale", "adjusted_rand_index", "run_seed", "run_study", "thesis_numbering"]
+__all__ = ["EXPERIMENTS", "FULL_SCALE", "FULL_TITLE", "StudyScale", "adjusted_rand_index", "run_seed", "run_study", "thesis_numbering"]

@@ -57,12 +57,12 @@ def cluster_rows(run: dict[str, Any]) -> list[list[object]]:
     return rows
 
 
-def _prospect_figures(runs: list[dict[str, Any]]) -> str:
+def _prospect_figures(runs: list[dict[str, Any]], section: str) -> str:
     lines = []
     for run in runs:
         numbering = {int(k): v for k, v in run["thesis_numbering"].items()}
         labels = np.array([numbering[j] - 1 for j in run["labels"]])
-        path = report.figure_path(f"study_{run['experiment']}_seed{run['seed']}.png")
+        path = report.figure_path(f"{section}_{run['experiment']}_seed{run['seed']}.png")
         report.grid_map(labels, PARAMETER_GRID, PARAMETER_GRID, "alpha", "beta", f"Fig. 5.5, {run['experiment']}, seed {run['seed']}", path, 4)
         lines.append(f"![Figure 5.5, seed {run['seed']}](clustering/{path.name})")
     return " ".join(lines)
@@ -94,7 +94,7 @@ def _probe_table(runs: list[dict[str, Any]], table: str) -> str:
     return report.table(header, rows)
 
 
-def _prospect_section(rs: list[dict[str, Any]], heading: str, scale: StudyScale) -> str:
+def _prospect_section(rs: list[dict[str, Any]], heading: str, scale: StudyScale, section: str) -> str:
     """Figure 5.5 maps and the probe Tables 5.10 / 5.11 beside the thesis' for one prospect experiment."""
     folds = spread([r["fold_share"] for r in rs])
     f0 = "; ".join(f"{r['feature0_range'][0]:g} to {r['feature0_range'][1]:g}" for r in rs)
@@ -108,7 +108,7 @@ with small beta, cluster 1 = in between; ours: 3 = smallest mean alpha, 2 = larg
 rest, 1 = the largest remaining, 4 = any other). The thesis' figure itself is not in its text, only that
 description, and that one of its four learners ended empty (3 clusters).
 
-{_prospect_figures(rs)}
+{_prospect_figures(rs, section)}
 
 {_cluster_params(rs)}
 
@@ -123,11 +123,16 @@ Table 5.11 (the thesis' learner 1 against ours of cluster 1; "-" where a seed ha
 """
 
 
-def write_study(runs: Runs, scale: StudyScale) -> str:
-    """Write the ``study`` section from the per-seed runs."""
-    parts = [f"""## Three seeds: held-out accuracy, the agent pool, stability, prospect sessions (issue #17)
+STUDY_TITLE = "Three seeds: held-out accuracy, the agent pool, stability, prospect sessions (issue #17)"
 
-`python -m agent_zoo.clustering study --seeds {' '.join(str(r['seed']) for r in next(iter(runs.values())))}` (per-seed JSON in `docs/results/clustering/study/`;
+
+def write_study(runs: Runs, scale: StudyScale, section: str = "study", title: str = STUDY_TITLE, flags: str = "") -> str:
+    """Write the section ``section`` (its heading ``title``) from the per-seed runs; ``flags``: the command's
+    options beyond ``--seeds``, as the page shows them."""
+    seeds = " ".join(str(r["seed"]) for r in next(iter(runs.values())))
+    parts = [f"""## {title}
+
+`python -m agent_zoo.clustering study{flags} --seeds {seeds}` (per-seed JSON in `docs/results/clustering/{section}/`;
 a rerun skips the seeds already saved). The protocol and budget were fixed before any result was seen:
 k = {scale.k} learners, random initial labels, {scale.epochs} epochs per round, at most {scale.max_rounds} rounds; every log's
 decisions split at random, {1 - scale.holdout:.0%} to cluster and train on, {scale.holdout:.0%} held out and never trained on.
@@ -183,7 +188,7 @@ P4 .5/.2/.3, P5 .3/.5/.2, P6 uniform; a fold when checking is free checks):
 """)
     for experiment, heading in (("prospect", "heads-up sessions"), ("prospect-hands", "one-hand episodes (control)")):
         if experiment in runs:
-            parts.append(_prospect_section(runs[experiment], heading, scale))
+            parts.append(_prospect_section(runs[experiment], heading, scale, section))
     text = "\n".join(parts)
-    report.write_section("study", text)
+    report.write_section(section, text)
     return text
