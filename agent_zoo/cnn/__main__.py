@@ -8,6 +8,7 @@ import time
 
 from agent_zoo import cli
 from agent_zoo.cnn.config import PRESETS
+from agent_zoo.cnn.heuristic import RANDOM_READINGS, SIZINGS
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -27,6 +28,10 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument("--allin-ev", type=cli.non_negative_int, default=0, metavar="BOARDS",
                     help="score showdowns decided before the river by their equity (BOARDS random boards "
                          "pre-flop; 0: realized chips)")
+    ev.add_argument("--heuristic-sizing", choices=SIZINGS, default=None,
+                    help="judge against the heuristic with this raise size instead of the run's own")
+    ev.add_argument("--random-player", choices=RANDOM_READINGS, default=None,
+                    help="judge against this random player instead of the run's own")
     cli.add_out(ev, None, "results.json, table.md and the PNGs (default: DIR/eval)")
     ca = sub.add_parser("calibrate", help="heuristic vs random under every reading of the paper (Table 3: +6.82)")
     ca.add_argument("--hands", type=int, default=100_000, help="hands per pair (even: duplicate deals x 2 seatings)")
@@ -82,7 +87,8 @@ def main(argv: list[str] | None = None) -> int:
         if args.hands < 2 or args.hands % 2:
             parser.error("--hands must be an even number >= 2 (each deal is played twice, seats swapped)")
         result = evaluate_dir(args.dir, args.hands, args.candidates, args.seed, args.out,
-                              show=not args.no_progress, allin_ev=args.allin_ev or None)
+                              show=not args.no_progress, allin_ev=args.allin_ev or None,
+                              heuristic_sizing=args.heuristic_sizing, random_player=args.random_player)
         if result is None:
             print("this process's pairs are done; other processes still play the rest (the last one writes the table)")
             return 0

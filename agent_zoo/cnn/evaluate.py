@@ -16,7 +16,7 @@ import json
 import os
 import re
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -238,14 +238,18 @@ def generation_paths(run_dir: str | Path) -> list[Path]:
 
 
 def evaluate_dir(run_dir: str | Path, hands: int, candidates: str = "full", seed: int = 12345,
-                 out: str | Path | None = None, show: bool = True, allin_ev: int | None = None) -> RoundRobin | None:
+                 out: str | Path | None = None, show: bool = True, allin_ev: int | None = None,
+                 heuristic_sizing: str | None = None, random_player: str | None = None) -> RoundRobin | None:
     """Round robin of random, heuristic and every generation of ``run_dir``; writes JSON and PNGs.
 
     Finished pairs are kept in ``out/pairs`` until the whole round robin is written, so running the
     same command again resumes, and several processes running it share the pairs (None for a process
-    that ends while others still play)."""
+    that ends while others still play). ``heuristic_sizing`` / ``random_player``: judge the run against
+    other baseline readings than its own (``heuristic.SIZINGS`` / ``RANDOM_READINGS``; None: the run's)."""
     run_dir = Path(run_dir)
     cfg = CNNConfig.from_dict(json.loads((run_dir / "config.json").read_text()))
+    overrides = {k: v for k, v in (("heuristic_sizing", heuristic_sizing), ("random_player", random_player)) if v is not None}
+    cfg = replace(cfg, **overrides)  # CNNConfig checks the values
     players = [Player("random", "random", random_reading=cfg.random_player),
                Player("heuristic", "heuristic", sizing=cfg.heuristic_sizing)]
     for path in generation_paths(run_dir):
@@ -254,11 +258,12 @@ def evaluate_dir(run_dir: str | Path, hands: int, candidates: str = "full", seed
                               exact_fold=cfg.exact_fold))
     out = Path(out) if out is not None else run_dir / "eval"
     out.mkdir(parents=True, exist_ok=True)
-    key = {"run": str(run_dir.resolve()), "candidates": candidates}
+    key = {"run": str(run_dir.resolve()), "candidates": candidates, **overrides}
     result = round_robin(players, hands, seed, cfg, show, allin_ev, cache=out / "pairs", cache_key=key)
     if result is None:
         return None
-    (out / "results.json").write_text(json.dumps({**result.to_dict(), "candidates": candidates, "seed": seed}, indent=1))
+    baselines = {"heuristic_sizing": cfg.heuristic_sizing, "random_player": cfg.random_player}
+    (out / "results.json").write_text(json.dumps({**result.to_dict(), "candidates": candidates, "seed": seed, **baselines}, indent=1))
     (out / "table.md").write_text(result.markdown() + "\n\nHands per pair for a significant sign:\n\n" + result.needed_markdown() + "\n")
     plot_shares(result, out)
     return result
