@@ -440,6 +440,20 @@ def test_cli_train_and_evaluate(tmp_path, capsys) -> None:
         assert (run / "eval" / name).exists()
     with pytest.raises(SystemExit):
         main(["evaluate", "--dir", str(run), "--hands", "3"])
+    # other baseline readings than the run's own: recorded in results.json, and they change the players
+    import json
+
+    own = json.loads((run / "eval" / "results.json").read_text())
+    assert (own["heuristic_sizing"], own["random_player"]) == (PRESETS["tiny"].heuristic_sizing, PRESETS["tiny"].random_player)
+    other = {"heuristic_sizing": "min", "random_player": "kinds"}
+    assert (PRESETS["tiny"].heuristic_sizing, PRESETS["tiny"].random_player) != tuple(other.values())
+    assert main(["evaluate", "--dir", str(run), "--hands", "4", "--candidates", "subset", "--heuristic-sizing", "min",
+                 "--random-player", "kinds", "--out", str(run / "cal")]) == 0
+    cal = json.loads((run / "cal" / "results.json").read_text())
+    assert (cal["heuristic_sizing"], cal["random_player"]) == ("min", "kinds")
+    assert cal["kinds"]["random"] != own["kinds"]["random"]
+    with pytest.raises(SystemExit):
+        main(["evaluate", "--dir", str(run), "--hands", "4", "--random-player", "uniform"])
 
 
 def test_cli_train_seed_reaches_the_run(tmp_path) -> None:
