@@ -182,3 +182,18 @@ def test_bad_settings_are_rejected() -> None:
     assert MultiwayConfig(num_players=4).resolved_method == "sampled"
     with pytest.raises(ValueError, match="eval_deals"):
         MultiwayConfig(eval_deals=10)
+
+
+def test_others_reach_is_the_product_of_the_other_seats_factors() -> None:
+    # prefix/suffix products against the plain product, with absent seats (None) and pure-strategy zeros
+    from agent_zoo.push_fold.multiway import others_reach
+
+    rng = np.random.default_rng(3)
+    factors = [rng.random(5), None, np.array([0.0, 1.0, 0.5, 0.0, 0.25]), rng.random(5), None]
+    for s, got in enumerate(others_reach(factors)):
+        want = np.ones(5)
+        for t, f in enumerate(factors):
+            if t != s and f is not None:
+                want = want * f
+        np.testing.assert_allclose(got, want, rtol=1e-15)
+    assert others_reach([None, None]) == [1.0, 1.0]

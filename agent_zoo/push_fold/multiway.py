@@ -187,15 +187,6 @@ def others_reach(factors: list[np.ndarray | None]) -> list[np.ndarray | float]:
     return out
 
 
-def reach_weighted(result: np.ndarray, factors: list[np.ndarray | None], seat: int) -> np.ndarray:
-    """Per deal, ``result`` times every other seat's probability of its action in this profile."""
-    out = result.copy()
-    for t, f in enumerate(factors):
-        if t != seat and f is not None:
-            out *= f
-    return out
-
-
 def sample_values(profiles: list[_Profile], strategy: list[np.ndarray], sample: DealSample,
                   payoffs: list[np.ndarray]) -> list[np.ndarray]:  # fmt: skip
     """Counterfactual values ``v[s][prefix, action, class]`` summed over the deals (not divided by D)."""

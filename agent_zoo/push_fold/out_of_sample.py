@@ -26,7 +26,7 @@ from agent_zoo.push_fold.multiway import (
     Evaluator,
     _factors,
     _Profile,
-    reach_weighted,
+    others_reach,
     sample_deals,
     terminal_payoffs,
 )
@@ -45,13 +45,14 @@ def _per_deal_gain(profiles: list[_Profile], strategy: list[np.ndarray], respons
     """Per deal, the sum over seats of (seat plays ``response``, others ``strategy``) minus (all play ``strategy``)."""
     n = classes.shape[1]
     base = _factors(profiles, strategy, classes)
+    reach = [others_reach(f) for f in base]
     gain = np.zeros(len(classes))
     for s in range(n):
         swapped = _factors(profiles, [response[t] if t == s else strategy[t] for t in range(n)], classes)
-        for prof, pay, f, g in zip(profiles, payoffs, base, swapped):
+        for prof, pay, f, g, r in zip(profiles, payoffs, base, swapped, reach):
             if prof.actions[s] == -1:
                 continue
-            gain += reach_weighted(pay[:, s], f, s) * (g[s] - f[s])
+            gain += pay[:, s] * r[s] * (g[s] - f[s])
     return gain
 
 
@@ -60,10 +61,11 @@ def _per_deal_diffs(profiles: list[_Profile], strategy: list[np.ndarray], classe
     """Per (seat, prefix) and deal, value of going all-in minus folding at that deal's own class."""
     diffs: dict[tuple[int, int], np.ndarray] = {}
     for prof, pay, f in zip(profiles, payoffs, _factors(profiles, strategy, classes)):
+        reach = others_reach(f)
         for s, a in enumerate(prof.actions):
             if a == -1:
                 continue
-            others = reach_weighted(pay[:, s], f, s)
+            others = pay[:, s] * reach[s]
             key = (s, prof.prefixes[s])
             diffs[key] = diffs.get(key, 0.0) + (others if a == 1 else -others)
     return diffs
