@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from functools import lru_cache
+from typing import NamedTuple
 
 import numpy as np
 
@@ -133,6 +134,26 @@ def evaluate_batch(
             _check_chunk(chunk, start, rk)
         out[start : start + _CHUNK] = _evaluate_chunk(chunk, table, flush_value)
     return out
+
+
+class LookupTables(NamedTuple):
+    """The arrays behind ``evaluate_batch`` for one ranking and hand size, for other array backends (JAX)."""
+
+    rank_keys: np.ndarray  # (13,) int64 additive key of each rank; a hand's rank-key sum indexes ``rank_table``
+    rank_table: np.ndarray  # (2**23,) int32 value of a non-flush hand by its rank-key sum
+    flush_table: np.ndarray  # (8192,) int64 value of a flush by the 13-bit rank mask of its suit
+
+
+def lookup_tables(size: int = 7, ranking: str | HandRanking = STANDARD) -> LookupTables:
+    """The tables that evaluate hands of ``size`` cards (5, 6 or 7) under ``ranking``; built once, cached.
+
+    A hand's value is ``flush_table[mask]`` when some suit holds five or more of its cards (``mask``: that
+    suit's ranks as bits), else ``rank_table[sum(rank_keys[rank])]``: what ``evaluate_batch`` computes.
+    """
+    if size not in _t.HAND_SIZES:
+        raise ValueError(f"size: expected one of {_t.HAND_SIZES} cards, got {size!r}")
+    rk = get_ranking(ranking)
+    return LookupTables(np.array(_t.RANK_KEYS, dtype=np.int64), _t.rank_table(size, rk), _t.flush_table(rk))
 
 
 def evaluate_cross(

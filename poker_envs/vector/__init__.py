@@ -1,7 +1,8 @@
 """Batched engine: many tables of one game as arrays, stepped in one call (see ``base.VectorGame``).
 
 ``vector.make("nolimit_holdem", num_envs=1024, num_players=6, seed=0, **config)`` takes the same
-configuration as the AEC environment of that game. The games are the catalog's entries with a
+configuration as the AEC environment of that game; ``backend="jax"`` gives the JAX engine of the same game
+(``poker_envs.vector.functional`` for its pure ``init`` / ``step``; nothing here imports JAX otherwise). The games are the catalog's entries with a
 ``vector_factory`` (``poker_envs.catalog``), named by catalog key ("nolimit") or by environment
 module without its version ("nolimit_holdem", as in the engine's contract).
 """
@@ -12,7 +13,7 @@ from importlib import import_module
 from typing import Any
 
 from poker_envs import catalog
-from poker_envs.vector.base import VectorGame, VectorStep, check_actions
+from poker_envs.vector.base import BACKENDS, VectorGame, VectorStep, check_actions, check_backend
 
 # game name -> "module:factory" (from the catalog); factories take (num_envs, seed=..., **config).
 _FACTORIES: dict[str, str] = {
@@ -23,7 +24,7 @@ _FACTORIES: dict[str, str] = {
 }
 _FACTORIES["short_deck_nolimit_holdem"] = _FACTORIES["shortdeck"]  # short deck under its rules game's name too
 
-__all__ = ["VectorGame", "VectorStep", "check_actions", "games", "make"]
+__all__ = ["BACKENDS", "VectorGame", "VectorStep", "check_actions", "games", "make"]
 
 
 def games() -> list[str]:
@@ -31,9 +32,13 @@ def games() -> list[str]:
     return sorted(_FACTORIES)
 
 
-def make(game: str, num_envs: int, seed: int | None = None, **config: Any) -> VectorGame:
-    """A batched ``game`` of ``num_envs`` tables (``config`` as the AEC environment of that game)."""
+def make(game: str, num_envs: int, seed: int | None = None, backend: str = "numpy", **config: Any) -> VectorGame:
+    """A batched ``game`` of ``num_envs`` tables (``config`` as the AEC environment of that game).
+
+    ``backend="jax"`` (the ``[jax]`` extra) plays the same game with JAX arrays under ``jit`` (CPU or GPU);
+    its functional form for on-device loops is the result's ``game`` (``poker_envs.vector.functional``)."""
     if game not in _FACTORIES:
         raise ValueError(f"game {game!r} has no batched engine; choose one of {games()}")
+    check_backend(backend)
     module, factory = _FACTORIES[game].split(":")
-    return getattr(import_module(module), factory)(num_envs, seed=seed, **config)
+    return getattr(import_module(module), factory)(num_envs, seed=seed, backend=backend, **config)

@@ -44,6 +44,20 @@ class VectorGame(Protocol):
 # The single-agent view (``wrappers.vector_env``) needs it to let opponents act while learner tables wait.
 
 
+BACKENDS = ("numpy", "jax")
+
+
+def check_backend(backend: Any) -> None:
+    """ValueError naming ``backend`` unless it is one of ``BACKENDS``; ImportError with the fix if JAX is missing."""
+    if backend not in BACKENDS:
+        raise ValueError(f"backend must be one of {list(BACKENDS)}, got {backend!r}")
+    if backend == "jax":
+        try:
+            import jax  # noqa: F401
+        except ImportError:
+            raise ImportError("backend='jax' needs JAX: pip install 'poker-envs[jax]'") from None
+
+
 def check_active(active: Any, num_envs: int) -> np.ndarray:
     """``active`` as a (num_envs,) bool array; ValueError/TypeError naming ``active`` otherwise."""
     arr = np.asarray(active)

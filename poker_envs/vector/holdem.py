@@ -21,7 +21,7 @@ from poker_envs.games.holdem import HoldemConfig, HoldemGame
 from poker_envs.vector import _holdem_kernels as k
 from poker_envs.vector._holdem_cnn import SHAPE as CNN_SHAPE, encode_poker_cnn
 from poker_envs.vector._holdem_encode import default_size, encode_default, encode_flat56, encode_flat107
-from poker_envs.vector.base import VectorStep, check_actions, check_active
+from poker_envs.vector.base import VectorStep, check_actions, check_active, check_backend
 from poker_envs.vector.sampling import Dealer
 
 ENCODERS = ("default", "flat56", "flat107", "poker_cnn")  # the batched forms of these single-table encoders
@@ -36,21 +36,13 @@ class VectorHoldem:
     ) -> None:
         if isinstance(num_envs, bool) or not isinstance(num_envs, int | np.integer) or num_envs < 1:
             raise ValueError(f"num_envs must be a positive integer, got {num_envs!r}")
-        if reward_unit not in ("big_blinds", "chips"):
-            raise ValueError(f"reward_unit must be 'big_blinds' or 'chips', got {reward_unit!r}")
-        if obs_encoder not in ENCODERS:
-            raise ValueError(f"obs_encoder {obs_encoder!r} has no batched form; choose one of {list(ENCODERS)}")
-        if sum(config.starting_stacks) >= 2**31:
-            raise ValueError(f"starting_stack: the batched engine counts chips in int32; the stacks sum to "
-                             f"{sum(config.starting_stacks)}, at most {2**31 - 1} allowed")
+        check_options(config, reward_unit, obs_encoder)
         game = HoldemGame(config)
         self.config = config
         self.num_envs = int(num_envs)
         self.num_players = n = config.num_players
         self.num_actions = game.num_distinct_actions
         self.max_game_length = game.max_game_length
-        if obs_encoder != "default" and config.small_blind == 0:
-            raise ValueError(f"obs_encoder {obs_encoder!r} counts chips in small blinds, and small_blind is 0")
         self.obs_encoder = obs_encoder
         sizes = {"default": (default_size(n),), "flat56": (flat56.SIZE,), "flat107": (flat107.SIZE,), "poker_cnn": CNN_SHAPE}
         self.observation_shape = sizes[obs_encoder]
@@ -192,6 +184,33 @@ class VectorHoldem:
         return VectorStep(obs, mask, self.tables.player.astype(np.int64), rewards, terminated)
 
 
+def check_options(config: HoldemConfig, reward_unit: str, obs_encoder: str) -> None:
+    """The batched engines' own arguments (every backend); errors name the argument."""
+    if reward_unit not in ("big_blinds", "chips"):
+        raise ValueError(f"reward_unit must be 'big_blinds' or 'chips', got {reward_unit!r}")
+    if obs_encoder not in ENCODERS:
+        raise ValueError(f"obs_encoder {obs_encoder!r} has no batched form; choose one of {list(ENCODERS)}")
+    if sum(config.starting_stacks) >= 2**31:
+        raise ValueError(f"starting_stack: the batched engine counts chips in int32; the stacks sum to "
+                         f"{sum(config.starting_stacks)}, at most {2**31 - 1} allowed")
+    if obs_encoder != "default" and config.small_blind == 0:
+        raise ValueError(f"obs_encoder {obs_encoder!r} counts chips in small blinds, and small_blind is 0")
+
+
+def build(
+    num_envs: int, config: HoldemConfig, seed: int | None, reward_unit: str, obs_encoder: str, backend: str
+) -> Any:
+    """The engine of ``backend`` ("numpy": ``VectorHoldem``; "jax": ``JaxHoldem`` behind ``JaxVectorGame``)."""
+    if backend == "numpy":
+        return VectorHoldem(num_envs, config, seed=seed, reward_unit=reward_unit, obs_encoder=obs_encoder)
+    check_backend(backend)
+    check_options(config, reward_unit, obs_encoder)
+    from poker_envs.vector.jax_env import JaxVectorGame
+    from poker_envs.vector.jax_holdem import JaxHoldem
+
+    return JaxVectorGame(JaxHoldem(config, reward_unit=reward_unit, obs_encoder=obs_encoder), num_envs, seed)
+
+
 def _check_int_array(name: str, value: Any, shape: tuple[int, ...] | None, low: int, high: int) -> np.ndarray:
     arr = np.asarray(value)
     if arr.dtype == np.bool_ or not np.issubdtype(arr.dtype, np.integer):
@@ -206,31 +225,32 @@ def _check_int_array(name: str, value: Any, shape: tuple[int, ...] | None, low: 
 def make_nolimit(
     num_envs: int, seed: int | None = None, *, num_players: int = 2, small_blind: int = 1, big_blind: int = 2,
     ante: int = 0, starting_stack: int | Sequence[int] = 200, bet_sizing: str | tuple[float, ...] = "abstract",
-    reward_unit: str = "big_blinds", obs_encoder: str = "default",
+    reward_unit: str = "big_blinds", obs_encoder: str = "default", backend: str = "numpy",
 ) -> VectorHoldem:
     """Batched ``nolimit_holdem_v0`` (same arguments as ``nolimit_holdem_v0.env``)."""
     config = holdem_config("nolimit", num_players, small_blind, big_blind, ante, starting_stack, bet_sizing)
-    return VectorHoldem(num_envs, config, seed=seed, reward_unit=reward_unit, obs_encoder=obs_encoder)
+    return build(num_envs, config, seed, reward_unit, obs_encoder, backend)
 
 
 def make_shortdeck(
     num_envs: int, seed: int | None = None, *, num_players: int = 2, small_blind: int = 1, big_blind: int = 2,
     ante: int = 0, starting_stack: int | Sequence[int] = 200, bet_sizing: str | tuple[float, ...] = "abstract",
     trips_beat_straight: bool = False, reward_unit: str = "big_blinds", obs_encoder: str = "default",
+    backend: str = "numpy",
 ) -> VectorHoldem:
     """Batched ``shortdeck_holdem_v0`` (same arguments as ``shortdeck_holdem_v0.env``)."""
     ranking = short_deck_ranking(trips_beat_straight)
     config = holdem_config("nolimit", num_players, small_blind, big_blind, ante, starting_stack, bet_sizing, ranking=ranking)
-    return VectorHoldem(num_envs, config, seed=seed, reward_unit=reward_unit, obs_encoder=obs_encoder)
+    return build(num_envs, config, seed, reward_unit, obs_encoder, backend)
 
 
 def make_limit(
     num_envs: int, seed: int | None = None, *, num_players: int = 2, small_blind: int = 1, big_blind: int = 2,
     ante: int = 0, starting_stack: int | Sequence[int] = 200, allow_fold_when_check: bool = False,
-    reward_unit: str = "big_blinds", obs_encoder: str = "default",
+    reward_unit: str = "big_blinds", obs_encoder: str = "default", backend: str = "numpy",
 ) -> VectorHoldem:
     """Batched ``limit_holdem_v0`` (same arguments as ``limit_holdem_v0.env``)."""
     config = holdem_config(
         "limit", num_players, small_blind, big_blind, ante, starting_stack, allow_fold_when_check=allow_fold_when_check
     )
-    return VectorHoldem(num_envs, config, seed=seed, reward_unit=reward_unit, obs_encoder=obs_encoder)
+    return build(num_envs, config, seed, reward_unit, obs_encoder, backend)

@@ -67,6 +67,8 @@ class VectorKuhn(SmallVectorGame):
         obs[r, _HISTORY:] = self.history[r]
 
 
-def make_kuhn(num_envs: int, seed: int | None = None, obs_encoder: str = "default") -> VectorKuhn:
+def make_kuhn(
+    num_envs: int, seed: int | None = None, obs_encoder: str = "default", backend: str = "numpy"
+) -> VectorKuhn:
     """``vector.make("kuhn_poker", ...)``: the AEC env's configuration is only ``obs_encoder``."""
     return VectorKuhn(num_envs, seed=seed, obs_encoder=obs_encoder)

@@ -101,6 +101,8 @@ class VectorLeduc(SmallVectorGame):
         obs[r, _HISTORY:] = self.history[r]
 
 
-def make_leduc(num_envs: int, seed: int | None = None, obs_encoder: str = "default") -> VectorLeduc:
+def make_leduc(
+    num_envs: int, seed: int | None = None, obs_encoder: str = "default", backend: str = "numpy"
+) -> VectorLeduc:
     """``vector.make("leduc_holdem", ...)``: the AEC env's configuration is only ``obs_encoder``."""
     return VectorLeduc(num_envs, seed=seed, obs_encoder=obs_encoder)

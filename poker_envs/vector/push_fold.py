@@ -178,7 +178,7 @@ class VectorPushFold:
 def make_push_fold(
     num_envs: int, seed: int | None = None, *, num_players: int = 2, stack_bb: float = 10.0, ante_bb: float = 0.0,
     rake: float = 0.0, rake_cap_bb: float | None = None, stacks_bb: Sequence[float] | None = None,
-    obs_encoder: str = "default",
+    obs_encoder: str = "default", backend: str = "numpy",
 ) -> VectorPushFold:
     """Batched ``push_fold_v0`` (same arguments as ``push_fold_v0.env``)."""
     config = PushFoldConfig(

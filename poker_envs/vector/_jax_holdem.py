@@ -1,0 +1,306 @@
+"""Hold'em betting in JAX: the numpy kernels of ``_holdem_kernels`` as pure functions of a pytree state.
+
+Each function here mirrors the numpy kernel of the same name, with masks where the numpy one selects rows
+(``jnp.where`` over every table instead of writes to ``rows``), so one jitted ``step`` advances every table
+the same way: apply the actions, find the next seat, close streets, settle finished hands, deal new ones.
+The differential tests bind every function to the numpy engine, and through it to the rules core. Values
+that the numpy engine computes once per button (the hand's start after the forced bets) are computed by
+the numpy kernels themselves on the host and gathered here by button.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from poker_envs.encoders import flat56, flat107, holdem_default
+from poker_envs.vector import _holdem_kernels as k
+from poker_envs.vector._jax_showdown import evaluate7, settle
+
+BOARD_SIZE = jnp.asarray(k.BOARD_SIZE, dtype=jnp.int32)
+
+
+class HoldemState(NamedTuple):
+    """The state of B tables (the numpy ``Tables`` fields, all int32 or bool) and the dealing key."""
+
+    stacks: jax.Array  # (B, n) chips behind
+    bets: jax.Array  # (B, n) street bets
+    contributed: jax.Array  # (B, n) chips put in this hand (antes included)
+    folded: jax.Array  # (B, n) bool
+    acted: jax.Array  # (B, n) bool: acted since the last full raise of the street
+    street: jax.Array  # (B,) 0 pre-flop .. 3 river
+    player: jax.Array  # (B,) seat to act
+    button: jax.Array  # (B,)
+    max_bet: jax.Array  # (B,) largest street bet
+    full_raise: jax.Array  # (B,) largest full raise of the street (the minimum raise)
+    num_raises: jax.Array  # (B,) limit: counted bets and raises of the street
+    level: jax.Array  # (B,) limit: the street bet after the last counted bet or raise
+    capped: jax.Array  # (B,) bool limit: the cap was reached with three or more able to bet
+    deck: jax.Array  # (B, 2n + 5) dealing order: hole cards round from button + 1, twice, then the board
+    length: jax.Array  # (B,) decisions taken in this hand
+    active_at_start: jax.Array  # (B,) seats not folded when the street began
+    passing: jax.Array  # (B,) bool the forced bets decided the hand: seats pass in turn, then it is paid
+    hist_kind: jax.Array  # (B, 2, h) poker_cnn history: action kind + 1 of this street and the one before
+    hist_added: jax.Array  # (B, 2, h) chips those actions put in
+    folded_at_start: jax.Array  # (B, n or 0) bool folded when the street began (poker_cnn)
+    key: jax.Array  # PRNG key of the next deals
+    illegal: jax.Array  # (B,) bool the last step's action at that table was illegal (played as a fold)
+
+
+FIELDS = tuple(f for f in HoldemState._fields if f not in ("key", "illegal"))
+
+
+def start_rows(rules: k.Rules) -> dict[str, jax.Array]:
+    """The hand's start for each button (one row per seat), from the numpy kernels: forced bets posted, first
+    seat found; where the forced bets decide the hand the board is run out and seats 0..n-1 pass in turn."""
+    start = k.post_forced_bets(rules, np.arange(rules.n))
+    decided = np.flatnonzero(start.player < 0)
+    k.end_rounds(start, rules, decided)
+    start.passing[decided] = True
+    start.player[decided] = 0
+    return {name: jnp.asarray(getattr(start, name).astype(bool if getattr(start, name).dtype == bool else np.int32))
+            for name in FIELDS}
+
+
+def deal(key: jax.Array, count: int, deck: np.ndarray, size: int) -> jax.Array:
+    """(count, size) int32 dealing orders from ``deck``'s cards: a partial Fisher-Yates shuffle per row
+    (``size`` swaps, no sort: XLA's sort is slow on CPU)."""
+    m = len(deck)
+    pos = jnp.broadcast_to(jnp.arange(m, dtype=jnp.int32), (count, m))
+    rows = jnp.arange(count)
+    u = jax.random.uniform(key, (count, size))
+    for i in range(size):
+        j = i + jnp.minimum((u[:, i] * (m - i)).astype(jnp.int32), m - i - 1)
+        picked = pos[rows, j]
+        pos = pos.at[rows, j].set(pos[:, i])
+        pos = pos.at[:, i].set(picked)
+    return jnp.asarray(deck, dtype=jnp.int32)[pos[:, :size]]
+
+
+def _at(x: jax.Array, p: jax.Array) -> jax.Array:
+    """``x[b, p[b]]`` for every row b."""
+    return jnp.take_along_axis(x, p[:, None], axis=1)[:, 0]
+
+
+def needs_to_act(stacks: jax.Array, bets: jax.Array, folded: jax.Array, acted: jax.Array, max_bet: jax.Array) -> jax.Array:
+    live = ~folded & (stacks > 0)
+    others = (live.sum(1, keepdims=True) - live) > 0
+    return live & ((bets < max_bet[:, None]) | (~acted & others))
+
+
+def able_to_bet(stacks: jax.Array, folded: jax.Array) -> jax.Array:
+    return (~folded & (stacks > 0)).sum(1)
+
+
+def first_in_order(flags: jax.Array, start: jax.Array) -> jax.Array:
+    """(B,) the first seat with ``flags`` going round from ``start``; -1 where none."""
+    n = flags.shape[1]
+    order = (start[:, None] + jnp.arange(n)) % n
+    hit = jnp.take_along_axis(flags, order, axis=1)
+    j = jnp.argmax(hit, axis=1)
+    return jnp.where(hit.any(1), _at(order, j), -1)
+
+
+def raise_range(s: HoldemState, rules: k.Rules) -> tuple[jax.Array, jax.Array, jax.Array, jax.Array]:
+    """(can raise, min raise-to, max raise-to, chips owed) of each table's seat to act."""
+    p = s.player
+    stack, bet = _at(s.stacks, p), _at(s.bets, p)
+    owe = s.max_bet - bet
+    can = stack > owe
+    acted = _at(s.acted, p)
+    if rules.limit:
+        capped = s.num_raises >= rules.max_raises
+        if not rules.headsup_cap:
+            capped &= s.capped | (able_to_bet(s.stacks, s.folded) > 2)
+        can &= ~capped & ~(acted & (2 * owe < s.full_raise))
+    else:
+        can &= ~(acted & (owe < s.full_raise))
+    reach = ~s.folded & ((s.bets + s.stacks) > s.max_bet[:, None])
+    can &= (reach.sum(1) - _at(reach, p)) > 0
+    all_in = bet + stack
+    if rules.limit:
+        low = jnp.minimum(s.level + s.full_raise, all_in)
+        high = low
+    else:
+        low = jnp.minimum(s.max_bet + s.full_raise, all_in)
+        high = all_in
+    return can & ~s.passing, low, high, owe
+
+
+def action_mask(s: HoldemState, rules: k.Rules, can: jax.Array, low: jax.Array, high: jax.Array, owe: jax.Array
+                ) -> tuple[jax.Array, jax.Array]:
+    """(mask (B, A) int8, raise-to of every raise id (B, A - 2) int32); a pass turn allows only id 1."""
+    b = can.shape[0]
+    fold = ((owe > 0) | rules.allow_fold_when_check) & ~s.passing
+    head = jnp.stack([fold, jnp.ones(b, bool)], axis=1)
+    if rules.limit:
+        legal = can[:, None]
+        targets = low[:, None]
+    elif rules.chips:
+        ids = jnp.arange(2, rules.num_actions, dtype=jnp.int32)
+        legal = can[:, None] & (ids >= low[:, None] + 1) & (ids <= high[:, None] + 1)
+        targets = jnp.broadcast_to(ids - 1, (b, ids.shape[0]))
+    else:
+        fractions = jnp.asarray(rules.fractions, dtype=jnp.float32)
+        pot_after_call = s.contributed.sum(1) + owe
+        raw = s.max_bet[:, None] + jnp.floor(fractions * pot_after_call[:, None] + 0.5).astype(jnp.int32)
+        to = jnp.maximum(low[:, None], raw)
+        legal = can[:, None] & (to < high[:, None])
+        legal = legal.at[:, 1:].set(legal[:, 1:] & (to[:, 1:] != to[:, :-1]))
+        legal = jnp.concatenate([legal, can[:, None]], axis=1)
+        targets = jnp.concatenate([to, high[:, None]], axis=1)
+    return jnp.concatenate([head, legal], axis=1).astype(jnp.int8), targets
+
+
+def apply_actions(s: HoldemState, rules: k.Rules, actions: jax.Array, targets: jax.Array) -> HoldemState:
+    """Play one legal action per table for its seat to act (``targets`` from ``action_mask``)."""
+    seat = jnp.arange(rules.n) == s.player[:, None]
+    fold, call, raising = actions == 0, actions == 1, actions >= 2
+    to = _at(targets, jnp.clip(actions - 2, 0, targets.shape[1] - 1))
+    bet, stack = _at(s.bets, s.player), _at(s.stacks, s.player)
+    added = jnp.where(call, jnp.minimum(s.max_bet - bet, stack), jnp.where(raising, to - bet, 0))
+    hist_kind, hist_added = s.hist_kind, s.hist_added
+    if rules.history:  # kind + 1: fold 1, check 2 / call 3, bet 4 / raise 5; pass turns are not recorded
+        code = jnp.where(fold, 1, jnp.where(call, 2 + (s.max_bet > bet), 4 + (s.max_bet > 0)))
+        rec = ~s.passing[:, None]
+        hist_kind = hist_kind.at[:, 0].set(jnp.where(rec, jnp.concatenate([code[:, None], hist_kind[:, 0, :-1]], 1), hist_kind[:, 0]))
+        hist_added = hist_added.at[:, 0].set(jnp.where(rec, jnp.concatenate([added[:, None], hist_added[:, 0, :-1]], 1), hist_added[:, 0]))
+    folded = s.folded | (seat & fold[:, None])
+    put = seat * added[:, None]
+    stacks, bets, contributed = s.stacks - put, s.bets + put, s.contributed + put
+    level, num_raises, capped, full_raise, acted = s.level, s.num_raises, s.capped, s.full_raise, s.acted
+    if rules.limit:
+        counted = raising & (2 * (to - s.level) >= s.full_raise)
+        level = jnp.where(counted, to, level)
+        num_raises = num_raises + counted
+        capped = capped | (counted & (num_raises >= rules.max_raises) & (able_to_bet(stacks, folded) > 2))
+    else:
+        increment = to - s.max_bet
+        full = raising & (increment >= s.full_raise)
+        full_raise = jnp.where(full, increment, full_raise)
+        acted = acted & ~full[:, None]
+    return s._replace(
+        stacks=stacks, bets=bets, contributed=contributed, folded=folded, acted=acted | seat, level=level,
+        num_raises=num_raises, capped=capped, full_raise=full_raise, max_bet=jnp.where(raising, to, s.max_bet),
+        length=s.length + 1, hist_kind=hist_kind, hist_added=hist_added,
+    )
+
+
+def end_rounds(s: HoldemState, rules: k.Rules, rows: jax.Array) -> tuple[HoldemState, jax.Array]:
+    """Close the street where ``rows``: next street and its first actor, or the showdown; (state, ended)."""
+    done = jnp.zeros_like(rows)
+    bb = rules.big_blind
+    for _ in range(4):  # all-in tables run through the remaining streets here
+        last = rows & (s.street == 3)
+        done |= last
+        rows &= ~last
+        r2 = rows[:, None]
+        street = jnp.where(rows, s.street + 1, s.street)
+        full = jnp.where((street >= 2) & rules.limit, 2 * bb, bb)
+        s = s._replace(
+            street=street, bets=jnp.where(r2, 0, s.bets), acted=s.acted & ~r2, max_bet=jnp.where(rows, 0, s.max_bet),
+            full_raise=jnp.where(rows, full, s.full_raise), num_raises=jnp.where(rows, 0, s.num_raises),
+            level=jnp.where(rows, 0, s.level), capped=s.capped & ~rows,
+            active_at_start=jnp.where(rows, rules.n - s.folded.sum(1), s.active_at_start),
+        )
+        if rules.history:  # the street's actions become the previous street's
+            r3 = rows[:, None, None]
+            s = s._replace(
+                hist_kind=jnp.where(r3, jnp.stack([jnp.zeros_like(s.hist_kind[:, 0]), s.hist_kind[:, 0]], 1), s.hist_kind),
+                hist_added=jnp.where(r3, jnp.stack([jnp.zeros_like(s.hist_added[:, 0]), s.hist_added[:, 0]], 1), s.hist_added),
+                folded_at_start=jnp.where(r2, s.folded, s.folded_at_start),
+            )
+        nxt = first_in_order(needs_to_act(s.stacks, s.bets, s.folded, s.acted, s.max_bet), (s.button + 1) % rules.n)
+        s = s._replace(player=jnp.where(rows, nxt, s.player))
+        rows &= nxt < 0
+    return s, done
+
+
+def advance(s: HoldemState, rules: k.Rules) -> tuple[HoldemState, jax.Array]:
+    """After ``apply_actions``: every table's next seat to act; (state, hand over)."""
+    alone = (~s.folded).sum(1) == 1
+    nxt = first_in_order(needs_to_act(s.stacks, s.bets, s.folded, s.acted, s.max_bet), (s.player + 1) % rules.n)
+    seat = s.player + 1
+    nxt = jnp.where(s.passing, seat, nxt)
+    over = alone | (s.passing & (seat >= rules.n))
+    nxt = jnp.where(over, -1, nxt)
+    s, ended = end_rounds(s._replace(player=nxt), rules, (nxt < 0) & ~over)
+    return s, over | ended
+
+
+def hole_cards(deck: jax.Array, button: jax.Array, n: int) -> jax.Array:
+    """(B, n, 2) each seat's hole cards from the dealing order."""
+    place = (jnp.arange(n) - button[:, None] - 1) % n
+    return jnp.stack([jnp.take_along_axis(deck, place, 1), jnp.take_along_axis(deck, place + n, 1)], axis=2)
+
+
+def results(s: HoldemState, rules: k.Rules) -> jax.Array:
+    """(B, n) int32 chips won (+) or lost (-) by each seat if every table's hand ended now."""
+    n = rules.n
+    board = jnp.broadcast_to(s.deck[:, None, 2 * n :], (s.deck.shape[0], n, 5))
+    strengths = evaluate7(jnp.concatenate([hole_cards(s.deck, s.button, n), board], axis=2), rules.ranking)
+    won = settle(s.contributed, s.folded, strengths, s.button, odd_chips=rules.odd_chips)
+    return won - s.contributed
+
+
+# Observations -------------------------------------------------------------------------------------------
+def card_entries(s: HoldemState, n: int, hole_at: int, board_at: int) -> jax.Array:
+    """(B, 7) one-hot entries of the seat to act's hole cards and the board seen (an unseen board card repeats
+    the first hole card's entry)."""
+    place = (s.player - s.button - 1) % n
+    hole = jnp.stack([_at(s.deck, place), _at(s.deck, place + n)], axis=1) + hole_at
+    seen = jnp.arange(5) < BOARD_SIZE[s.street][:, None]
+    board = jnp.where(seen, s.deck[:, 2 * n :] + board_at, hole[:, :1])
+    return jnp.concatenate([hole, board], axis=1)
+
+
+def _one_hot(size: int, entries: jax.Array) -> jax.Array:
+    b = entries.shape[0]
+    return jnp.zeros((b, size), jnp.float32).at[jnp.arange(b)[:, None], entries].set(1.0)
+
+
+def encode_default(s: HoldemState, rules: k.Rules, can: jax.Array, low: jax.Array, high: jax.Array, owe: jax.Array
+                   ) -> jax.Array:
+    """(B, 108 + 6n + 6) float32: ``encoders.holdem_default`` of each table's seat to act."""
+    n, d = rules.n, holdem_default
+    bb = jnp.float32(rules.big_blind)
+    p = s.player
+    hot = jnp.concatenate([card_entries(s, n, 0, d.BOARD), (d.STREET + s.street)[:, None],
+                           (d.POSITION + (p - s.button) % n)[:, None]], axis=1)
+    obs = _one_hot(d.size(n), hot)
+    order = (p[:, None] + jnp.arange(n)) % n  # observer first, clockwise
+    stacks = jnp.take_along_axis(s.stacks, order, 1)
+    folded = jnp.take_along_axis(s.folded, order, 1)
+    seats = jnp.stack([stacks / bb, jnp.take_along_axis(s.bets, order, 1) / bb,
+                       jnp.take_along_axis(s.contributed, order, 1) / bb, folded.astype(jnp.float32),
+                       ((stacks == 0) & ~folded).astype(jnp.float32)], axis=2)
+    stack = _at(s.stacks, p)
+    tail = jnp.stack([s.contributed.sum(1) / bb, jnp.minimum(owe, stack) / bb, jnp.where(can, low / bb, 0.0),
+                      jnp.where(can, high / bb, 0.0), can.astype(jnp.float32),
+                      (n - s.folded.sum(1)) / jnp.float32(n)], axis=1)
+    start = d.POSITION + n
+    return obs.at[:, start:].set(jnp.concatenate([seats.reshape(-1, d.SEAT_FIELDS * n), tail], axis=1).astype(jnp.float32))
+
+
+def encode_flat56(s: HoldemState, rules: k.Rules) -> jax.Array:
+    """(B, 56) float32: ``encoders.flat56`` of each table's seat to act."""
+    p = s.player
+    sb = jnp.float32(rules.small_blind)
+    seat = jnp.arange(rules.n) == p[:, None]
+    obs = _one_hot(flat56.SIZE, card_entries(s, rules.n, flat56.CARDS, flat56.CARDS))
+    numbers = jnp.stack([
+        (_at(s.stacks, p) - jnp.asarray(rules.stacks)[p]) / sb, (s.contributed.sum(1) - s.bets.sum(1)) / sb,
+        _at(s.bets, p) / sb, jnp.where(seat, jnp.iinfo(jnp.int32).min, s.bets).max(1) / sb,
+    ], axis=1)
+    return obs.at[:, flat56.STACK : flat56.OPP_BET + 1].set(numbers.astype(jnp.float32))
+
+
+def encode_flat107(s: HoldemState, rules: k.Rules) -> jax.Array:
+    """(B, 107) float32: ``encoders.flat107`` of each table's seat to act."""
+    obs = _one_hot(flat107.SIZE, card_entries(s, rules.n, flat107.HOLE, flat107.BOARD))
+    numbers = jnp.stack([s.bets.max(1) / jnp.float32(rules.small_blind), (rules.n - s.folded.sum(1)).astype(jnp.float32),
+                         s.active_at_start.astype(jnp.float32)], axis=1)
+    return obs.at[:, flat107.BET : flat107.ACTIVE_AT_START + 1].set(numbers)

@@ -1,0 +1,135 @@
+"""Hold'em (no-limit, limit, short deck) in the functional form: ``init`` / ``step`` over a ``HoldemState`` pytree.
+
+``vector.make(..., backend="jax")`` and ``vector.functional.make`` build a ``JaxHoldem`` from the same
+arguments as the numpy engine (checked by the same code); see ``poker_envs.vector.functional`` for the contract.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from poker_envs._holdem_env import seeded_buttons
+from poker_envs.encoders.poker_cnn import HISTORY
+from poker_envs.games.holdem import HoldemConfig, HoldemGame
+from poker_envs.vector import _holdem_kernels as k
+from poker_envs.vector import _jax_holdem as j
+from poker_envs.vector.base import VectorStep
+from poker_envs.vector.sampling import Dealer
+
+
+class JaxHoldem:
+    """Hold'em of one configuration as pure functions; the arguments are ``VectorHoldem``'s (checked before)."""
+
+    def __init__(self, config: HoldemConfig, *, reward_unit: str, obs_encoder: str) -> None:
+        game = HoldemGame(config)
+        self.name = "holdem"
+        self.config = config
+        self.num_players = n = config.num_players
+        self.num_actions = game.num_distinct_actions
+        self.max_game_length = game.max_game_length
+        self.obs_encoder = obs_encoder
+        if obs_encoder == "poker_cnn":
+            raise ValueError("obs_encoder 'poker_cnn' has no JAX form yet; choose 'default', 'flat56' or 'flat107'")
+        sizes = {"default": (j.holdem_default.size(n),), "flat56": (j.flat56.SIZE,), "flat107": (j.flat107.SIZE,)}
+        self.observation_shape = sizes[obs_encoder]
+        self.rules = k.Rules.from_game(game, history=HISTORY if obs_encoder == "poker_cnn" else 0)
+        self.deck = self.rules.deck  # card ids dealt (36 in short deck)
+        self.deal_size = 2 * n + 5
+        self._scale = 1.0 / config.big_blind if reward_unit == "big_blinds" else 1.0
+        self._start = j.start_rows(self.rules)
+
+    # The functional contract -----------------------------------------------------------------
+    def init(self, key: jax.Array, num_envs: int) -> tuple[j.HoldemState, VectorStep]:
+        """``num_envs`` tables, buttons and cards drawn from ``key``; (state, first output)."""
+        k_button, k_deal, k_state = jax.random.split(key, 3)
+        buttons = jax.random.randint(k_button, (num_envs,), 0, self.num_players, dtype=jnp.int32)
+        return self.start(k_state, buttons, j.deal(k_deal, num_envs, self.deck, self.deal_size))
+
+    def start(self, key: jax.Array, buttons: jax.Array, decks: jax.Array) -> tuple[j.HoldemState, VectorStep]:
+        """New hands at every table for ``buttons`` (B,) with dealing orders ``decks`` (B, 2n + 5); the state keeps ``key``."""
+        buttons = jnp.asarray(buttons, jnp.int32)
+        fields = {name: value[buttons] for name, value in self._start.items()}
+        fields["deck"] = jnp.asarray(decks, jnp.int32)
+        state = j.HoldemState(**fields, key=key, illegal=jnp.zeros(buttons.shape[0], bool))
+        b = buttons.shape[0]
+        return state, self.observe(state, jnp.zeros((b, self.num_players), jnp.float32), jnp.zeros(b, bool))
+
+    def step(self, state: j.HoldemState, actions: jax.Array, active: jax.Array | None = None
+             ) -> tuple[j.HoldemState, VectorStep]:
+        """One action per table for its seat to act; finished hands are paid and the next one dealt.
+
+        An illegal action (out of range or masked) is played as a fold, or as the pass of a pass turn, and
+        ``state.illegal`` marks that table (``functional.checked`` raises instead). With ``active`` (B,) bool,
+        only those tables advance; the others keep their state and get zero rewards.
+        """
+        rules = self.rules
+        b = state.player.shape[0]
+        can, low, high, owe = j.raise_range(state, rules)
+        mask, targets = j.action_mask(state, rules, can, low, high, owe)
+        actions = jnp.asarray(actions).astype(jnp.int32)
+        legal = (actions >= 0) & (actions < self.num_actions) & (j._at(mask, jnp.clip(actions, 0, self.num_actions - 1)) == 1)
+        acts = jnp.where(legal, actions, jnp.where(state.passing, 1, 0))
+        s = j.apply_actions(state, rules, acts, targets)
+        s, over = j.advance(s, rules)
+        rewards = jnp.where(over[:, None], j.results(s, rules), 0).astype(jnp.float32) * jnp.float32(self._scale)
+        s = self._next_hands(s, over)
+        s = s._replace(illegal=~legal)
+        if active is not None:
+            kept = {name: _select(active, getattr(s, name), getattr(state, name)) for name in j.FIELDS}
+            s = s._replace(**kept, illegal=s.illegal & active)
+            rewards = jnp.where(active[:, None], rewards, 0.0)
+            over = over & active
+        return s, self.observe(s, rewards, over)
+
+    def observe(self, s: j.HoldemState, rewards: jax.Array, terminated: jax.Array) -> VectorStep:
+        """The output of every table for its seat to act (observation, mask, seat) with ``rewards``/``terminated``."""
+        can, low, high, owe = j.raise_range(s, self.rules)
+        mask, _ = j.action_mask(s, self.rules, can, low, high, owe)
+        if self.obs_encoder == "default":
+            obs = j.encode_default(s, self.rules, can, low, high, owe)
+        elif self.obs_encoder == "flat56":
+            obs = j.encode_flat56(s, self.rules)
+        else:
+            obs = j.encode_flat107(s, self.rules)
+        return VectorStep(obs, mask, s.player, rewards, terminated)
+
+    # Host side: what reset's seed and options decide -----------------------------------------
+    def reset_arrays(self, rng: np.random.Generator, num_envs: int, seed: int | None, first: bool,
+                     options: dict[str, Any], last_buttons: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
+        """(buttons, decks) of a reset, as the numpy engine draws them from its Generator ``rng`` (same seed,
+        same first hands in both backends); ``options`` checked as the numpy engine checks them."""
+        from poker_envs.vector.holdem import _check_int_array  # the numpy engine's own checks
+
+        unknown = sorted(set(options) - {"decks", "buttons"})
+        if unknown:
+            raise ValueError(f"unknown reset options {unknown}; allowed: 'decks', 'buttons'")
+        n = self.num_players
+        if seed is not None or first or last_buttons is None:
+            buttons = seeded_buttons(seed, n, num_envs).astype(np.int64)
+        else:
+            buttons = (last_buttons.astype(np.int64) + 1) % n
+        if "buttons" in options:
+            buttons = _check_int_array("buttons", options["buttons"], (num_envs,), 0, n - 1)
+        dealer = Dealer(self.deck, self.deal_size)
+        decks = dealer.check(options["decks"], num_envs) if "decks" in options else None
+        return buttons, dealer.deal(rng, num_envs, decks)
+
+    # Helpers ---------------------------------------------------------------------------------
+    def _next_hands(self, s: j.HoldemState, over: jax.Array) -> j.HoldemState:
+        """Deal the next hand where ``over`` (button one seat on); the key moves on for every step."""
+        key, sub = jax.random.split(s.key)
+        buttons = (s.button + 1) % self.num_players
+        deck = j.deal(sub, s.player.shape[0], self.deck, self.deal_size)
+        fields = {name: _select(over, value[buttons], getattr(s, name)) for name, value in self._start.items()}
+        fields["button"] = jnp.where(over, buttons, s.button)
+        fields["deck"] = jnp.where(over[:, None], deck, s.deck)
+        return s._replace(**fields, key=key)
+
+
+def _select(rows: jax.Array, new: jax.Array, old: jax.Array) -> jax.Array:
+    """``new`` where ``rows`` (B,) else ``old`` (arrays whose first axis is the table)."""
+    return jnp.where(rows.reshape(rows.shape + (1,) * (new.ndim - 1)), new, old)
