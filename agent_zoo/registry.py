@@ -189,6 +189,13 @@ def _sb3(arg: str | None, env: Any) -> Agent:
     return load(_existing_file(arg, "sb3"), env)
 
 
+def _jax(arg: str | None, env: Any) -> Agent:
+    agent_cls = _import("agent_zoo.jax_ppo.agent", "JaxPPOAgent", "jax")
+    agent = agent_cls.load(_existing_file(arg, "jax"))
+    _check_network_fits(agent, env, f"jax:{arg}")
+    return agent
+
+
 def _module(arg: str | None, env: Any) -> Agent:
     load = _import("agent_zoo.external", "load_module_agent", "module")
     return load(arg, env)
@@ -207,6 +214,7 @@ REGISTRY: dict[str, AgentEntry] = {
     "prospect": AgentEntry(_prospect, False, "ALPHA,BETA", "prospect-theory player of Koyama's thesis, section 5.3 (value-function curvatures); heads-up limit hold'em, flat56"),
     "cluster": AgentEntry(_cluster, True, "policy saved by the log-clustering trainer", "policy learned from a cluster of play logs; limit hold'em"),
     "sb3": AgentEntry(_sb3, True, "model.zip saved by Stable-Baselines3 / sb3-contrib", "an SB3 / sb3-contrib policy trained on the Gymnasium single-agent view (MaskablePPO, PPO, A2C, DQN, ...); the game it was trained on"),
+    "jax": AgentEntry(_jax, True, "checkpoint_<update>.npz saved by python -m agent_zoo.jax_ppo train --out DIR", "self-play PPO policy network trained on the device (JAX); the game it was trained on"),
     "module": AgentEntry(_module, True, "package.module:callable", "an importable Agent, agent factory (no argument or the env) or function (observation, rng) -> action; any game"),
 }
 

@@ -1,4 +1,4 @@
-"""`pip install poker-envs` alone (numpy, gymnasium, pettingzoo) gives working environments without torch.
+"""`pip install poker-envs` alone (numpy, gymnasium, pettingzoo) gives working environments without torch or JAX.
 
 Builds a clean virtual environment, installs the project without extras, and plays one hand of
 every environment there with uniformly random legal actions, and a step of every Gymnasium id (registered
@@ -44,6 +44,18 @@ for env_id in {list(GYMNASIUM_ENVS)!r}:  # the Gymnasium view, registered by imp
     genv = gymnasium.make(env_id)
     obs, info = genv.reset(seed=1)
     obs, reward, terminated, truncated, info = genv.step(int(np.flatnonzero(info["action_mask"])[0]))
+from poker_envs import vector
+for game in vector.games():  # the numpy batched engine of every game, without JAX
+    venv = vector.make(game, num_envs=4, seed=0)
+    out = venv.reset()
+    for _ in range(5):
+        out = venv.step(np.argmax(out.action_mask, axis=1))
+assert "jax" not in sys.modules, "the numpy path imported jax"
+try:
+    vector.make("kuhn", num_envs=4, backend="jax")
+except ImportError as error:
+    assert "poker-envs[jax]" in str(error), error
+    print("JAX_EXTRA_NAMED")
 try:
     import torch  # noqa: F401
 except ImportError:
@@ -63,9 +75,9 @@ def test_bare_install_plays_every_env_without_torch(tmp_path: Path) -> None:
     )
     assert install.returncode == 0, install.stderr[-3000:]
     frozen = subprocess.run([str(python), "-m", "pip", "freeze"], capture_output=True, text=True).stdout.lower()
-    for heavy in ("torch", "stable-baselines3", "sb3-contrib", "matplotlib"):
+    for heavy in ("torch", "stable-baselines3", "sb3-contrib", "matplotlib", "jax"):
         assert heavy not in frozen, f"the bare install pulled {heavy}"
     run = subprocess.run([str(python), "-c", PLAY_EVERY_ENV], capture_output=True, text=True, cwd=tmp_path)
     assert run.returncode == 0, run.stderr[-3000:]
-    assert "NO_TORCH" in run.stdout
+    assert "NO_TORCH" in run.stdout and "JAX_EXTRA_NAMED" in run.stdout
     assert f"PLAYED {len({e.split(':')[0] for e in AEC_ENVS.values()})}" in run.stdout

@@ -110,10 +110,20 @@ def run_and_replay(
 
 
 def replay_core(
-    env: Any, button: int, deck: list[int], decisions: list[Any], rewards: np.ndarray, scale: float, seen: Counter
+    env: Any, button: int, deck: list[int], decisions: list[Any], rewards: np.ndarray, scale: float, seen: Counter,
+    atol: float = 0.0,
 ) -> None:
-    """Replay one hand in the rules core; count in ``seen`` the situations it went through."""
+    """Replay one hand in the rules core; count in ``seen`` the situations it went through. ``atol``: the
+    floats' tolerance (0: bit for bit, as the numpy engine computes them; the JAX engine's float32 arithmetic
+    agrees to about 1e-6)."""
     game, encoder = env.game, env.encoder
+
+    def same(got: np.ndarray, want: np.ndarray) -> None:
+        if atol:
+            np.testing.assert_allclose(got, want, rtol=atol, atol=atol)
+        else:
+            np.testing.assert_array_equal(got, want)
+
     state = game.new_initial_state(button=button, deck=deck)
     play_chance(state, RNG_CHANCE)
     seen["short big blind"] += 0 < max(state.bets) < game.config.big_blind
@@ -122,12 +132,12 @@ def replay_core(
         assert [d[0] for d in decisions] == list(range(game.num_players))
         for player, mask, obs, action in decisions:
             np.testing.assert_array_equal(mask, np.eye(game.num_distinct_actions, dtype=np.int8)[1])
-            np.testing.assert_array_equal(obs, encoder.encode(state, player))
+            same(obs, encoder.encode(state, player))
         decisions = []
     for player, mask, obs, action in decisions:
         assert state.current_player() == player
         np.testing.assert_array_equal(mask, state.legal_actions_mask(game.num_distinct_actions))
-        np.testing.assert_array_equal(obs, encoder.encode(state, player))
+        same(obs, encoder.encode(state, player))
         assert obs.dtype == np.float32
         kind, to = state.action_to_chips(action)
         if kind in (BET, RAISE) and to - state.max_bet() < state._full_raise:
@@ -139,7 +149,7 @@ def replay_core(
         state.apply(action)
         play_chance(state, RNG_CHANCE)
     assert state.is_terminal()
-    np.testing.assert_array_equal(rewards, state.returns() * scale)
+    same(rewards, state.returns() * scale)
     if state.strengths is not None and game.evaluate is not evaluate:  # another ranking than the standard one
         live = [s for s in range(game.num_players) if state.strengths[s] is not None]
         best = max(state.strengths[s] for s in live)

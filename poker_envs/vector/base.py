@@ -47,10 +47,17 @@ class VectorGame(Protocol):
 BACKENDS = ("numpy", "jax")
 
 
-def check_backend(backend: Any) -> None:
-    """ValueError naming ``backend`` unless it is one of ``BACKENDS``; ImportError with the fix if JAX is missing."""
+def check_backend(backend: Any, shard: Any = None) -> None:
+    """ValueError naming ``backend`` unless it is one of ``BACKENDS``; ImportError with the fix if JAX is missing.
+
+    ``shard`` (None, True or False) splits the JAX engine's tables over the local devices; the numpy engine
+    refuses it (it would not take effect)."""
     if backend not in BACKENDS:
         raise ValueError(f"backend must be one of {list(BACKENDS)}, got {backend!r}")
+    if shard is not None and not isinstance(shard, bool):
+        raise TypeError(f"shard must be True or False, got {shard!r}")
+    if backend == "numpy" and shard is not None:
+        raise ValueError("shard splits the JAX engine's tables over devices: it needs backend='jax'")
     if backend == "jax":
         try:
             import jax  # noqa: F401

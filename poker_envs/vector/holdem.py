@@ -198,17 +198,19 @@ def check_options(config: HoldemConfig, reward_unit: str, obs_encoder: str) -> N
 
 
 def build(
-    num_envs: int, config: HoldemConfig, seed: int | None, reward_unit: str, obs_encoder: str, backend: str
+    num_envs: int, config: HoldemConfig, seed: int | None, reward_unit: str, obs_encoder: str, backend: str,
+    shard: bool | None,
 ) -> Any:
     """The engine of ``backend`` ("numpy": ``VectorHoldem``; "jax": ``JaxHoldem`` behind ``JaxVectorGame``)."""
+    check_backend(backend, shard)
     if backend == "numpy":
         return VectorHoldem(num_envs, config, seed=seed, reward_unit=reward_unit, obs_encoder=obs_encoder)
-    check_backend(backend)
     check_options(config, reward_unit, obs_encoder)
     from poker_envs.vector.jax_env import JaxVectorGame
     from poker_envs.vector.jax_holdem import JaxHoldem
 
-    return JaxVectorGame(JaxHoldem(config, reward_unit=reward_unit, obs_encoder=obs_encoder), num_envs, seed)
+    game = JaxHoldem(config, reward_unit=reward_unit, obs_encoder=obs_encoder)
+    return JaxVectorGame(game, num_envs, seed, shard=shard is not False)
 
 
 def _check_int_array(name: str, value: Any, shape: tuple[int, ...] | None, low: int, high: int) -> np.ndarray:
@@ -226,31 +228,34 @@ def make_nolimit(
     num_envs: int, seed: int | None = None, *, num_players: int = 2, small_blind: int = 1, big_blind: int = 2,
     ante: int = 0, starting_stack: int | Sequence[int] = 200, bet_sizing: str | tuple[float, ...] = "abstract",
     reward_unit: str = "big_blinds", obs_encoder: str = "default", backend: str = "numpy",
+    shard: bool | None = None,
 ) -> VectorHoldem:
-    """Batched ``nolimit_holdem_v0`` (same arguments as ``nolimit_holdem_v0.env``)."""
+    """Batched ``nolimit_holdem_v0`` (same arguments as ``nolimit_holdem_v0.env``); ``backend`` and ``shard``
+    (JAX only: split the tables over the local devices, default True) as ``poker_envs.vector.make``."""
     config = holdem_config("nolimit", num_players, small_blind, big_blind, ante, starting_stack, bet_sizing)
-    return build(num_envs, config, seed, reward_unit, obs_encoder, backend)
+    return build(num_envs, config, seed, reward_unit, obs_encoder, backend, shard)
 
 
 def make_shortdeck(
     num_envs: int, seed: int | None = None, *, num_players: int = 2, small_blind: int = 1, big_blind: int = 2,
     ante: int = 0, starting_stack: int | Sequence[int] = 200, bet_sizing: str | tuple[float, ...] = "abstract",
     trips_beat_straight: bool = False, reward_unit: str = "big_blinds", obs_encoder: str = "default",
-    backend: str = "numpy",
+    backend: str = "numpy", shard: bool | None = None,
 ) -> VectorHoldem:
     """Batched ``shortdeck_holdem_v0`` (same arguments as ``shortdeck_holdem_v0.env``)."""
     ranking = short_deck_ranking(trips_beat_straight)
     config = holdem_config("nolimit", num_players, small_blind, big_blind, ante, starting_stack, bet_sizing, ranking=ranking)
-    return build(num_envs, config, seed, reward_unit, obs_encoder, backend)
+    return build(num_envs, config, seed, reward_unit, obs_encoder, backend, shard)
 
 
 def make_limit(
     num_envs: int, seed: int | None = None, *, num_players: int = 2, small_blind: int = 1, big_blind: int = 2,
     ante: int = 0, starting_stack: int | Sequence[int] = 200, allow_fold_when_check: bool = False,
     reward_unit: str = "big_blinds", obs_encoder: str = "default", backend: str = "numpy",
+    shard: bool | None = None,
 ) -> VectorHoldem:
     """Batched ``limit_holdem_v0`` (same arguments as ``limit_holdem_v0.env``)."""
     config = holdem_config(
         "limit", num_players, small_blind, big_blind, ante, starting_stack, allow_fold_when_check=allow_fold_when_check
     )
-    return build(num_envs, config, seed, reward_unit, obs_encoder, backend)
+    return build(num_envs, config, seed, reward_unit, obs_encoder, backend, shard)

@@ -10,7 +10,7 @@ masks always both actions. There is no button: ``reset``'s ``buttons`` option is
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -21,8 +21,11 @@ from poker_envs.encoders.small_games import (
     _PF_ACTS, _PF_ANTE, _PF_CLASS, _PF_NUM, _PF_OWN, _PF_POS, _PF_POT, _PF_STACKS, PF_MAX_PLAYERS, PUSH_FOLD_SIZE,
 )
 from poker_envs.games.push_fold import ALL_IN, FOLD, PushFoldConfig
-from poker_envs.vector.base import VectorStep, check_actions, check_active
+from poker_envs.vector.base import VectorStep, check_actions, check_active, check_backend
 from poker_envs.vector.sampling import Dealer
+
+if TYPE_CHECKING:
+    from poker_envs.vector.jax_env import JaxVectorGame
 
 ENCODERS = ("default", "push_fold")  # one encoder under two names, as in the AEC env
 NOT_ACTED = -1  # ``actions`` entry of a seat that has not acted yet
@@ -179,10 +182,17 @@ def make_push_fold(
     num_envs: int, seed: int | None = None, *, num_players: int = 2, stack_bb: float = 10.0, ante_bb: float = 0.0,
     rake: float = 0.0, rake_cap_bb: float | None = None, stacks_bb: Sequence[float] | None = None,
     obs_encoder: str = "default", backend: str = "numpy",
-) -> VectorPushFold:
-    """Batched ``push_fold_v0`` (same arguments as ``push_fold_v0.env``)."""
+) -> VectorPushFold | JaxVectorGame:
+    """Batched ``push_fold_v0`` (same arguments as ``push_fold_v0.env``); ``backend="jax"`` gives the JAX engine
+    (``jax_push_fold``) behind ``JaxVectorGame``."""
     config = PushFoldConfig(
         num_players=num_players, stack_bb=stack_bb, ante_bb=ante_bb, rake=rake, rake_cap_bb=rake_cap_bb,
         stacks_bb=None if stacks_bb is None else tuple(stacks_bb),
     )
-    return VectorPushFold(num_envs, config, seed=seed, obs_encoder=obs_encoder)
+    if backend == "numpy":
+        return VectorPushFold(num_envs, config, seed=seed, obs_encoder=obs_encoder)
+    check_backend(backend)
+    from poker_envs.vector.jax_env import JaxVectorGame
+    from poker_envs.vector.jax_push_fold import JaxPushFold
+
+    return JaxVectorGame(JaxPushFold(config, obs_encoder), num_envs, seed)

@@ -1,0 +1,135 @@
+"""CLI: ``python -m agent_zoo.jax_ppo train|exploitability ...`` (see ``--help``).
+
+    python -m agent_zoo.jax_ppo train --game leduc --steps 2000000 --seed 0 --out runs/leduc
+    python -m agent_zoo.jax_ppo exploitability --out runs/leduc      # JSON + PNG curve of every checkpoint
+    python -m agent_zoo.tournament --game leduc --agents random jax:runs/leduc/checkpoint_62.npz --hands 2000
+
+Running the same ``train`` command again resumes from ``--out``'s latest checkpoint (a larger ``--steps``
+trains on); the result is bit-identical to an uninterrupted run.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Sequence
+from dataclasses import fields
+from pathlib import Path
+from typing import Any
+
+from agent_zoo import cli
+from agent_zoo.jax_ppo.config import GAMES, OPPONENTS, PPOConfig
+
+FLAGS = {"game": "--game", "total_steps": "--steps", "seed": "--seed", "num_envs": "--num-envs"}  # config field -> its own flag
+
+
+def parse_set(parser: argparse.ArgumentParser, items: Sequence[str]) -> dict[str, Any]:
+    """``FIELD=VALUE`` pairs -> typed ``PPOConfig`` overrides (tuples as ``64,64``); a bad pair is a one-line error."""
+    defaults = PPOConfig().to_dict()
+    settable = sorted(set(defaults) - set(FLAGS))
+    out: dict[str, Any] = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep or key not in settable:
+            parser.error(f"argument --set: expected FIELD=VALUE with FIELD one of {settable}, got {item!r}")
+        kind = type(defaults[key])
+        try:
+            if kind is tuple:
+                cast = float if key == "mix" else int
+                out[key] = tuple(cast(v) for v in value.split(","))
+            else:
+                out[key] = kind(value)
+        except ValueError:
+            parser.error(f"argument --set: {item!r}: {value!r} is not a {'list of numbers' if kind is tuple else kind.__name__}")
+    return out
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = cli.parser("jax_ppo", "Self-play PPO with the environment and the learner in one jitted JAX update")
+    sub = cli.subparsers(parser)
+    tr = sub.add_parser("train", help="train (or resume from --out's latest checkpoint); prints steps/s and the last metrics")
+    tr.add_argument("--game", choices=GAMES, default="nolimit", help="the game (no-limit: heads-up, abstract bet sizing)")
+    tr.add_argument("--steps", type=cli.positive_int, required=True, help="environment decisions (all tables, all seats)")
+    tr.add_argument("--num-envs", type=cli.positive_int, default=PPOConfig.num_envs, help="tables stepped together")
+    tr.add_argument("--set", nargs="*", default=[], metavar="FIELD=VALUE",
+                    help=f"other PPOConfig fields, e.g. rollout_length=64 hidden_sizes=128,128 mix=0,1,0 (weights of {','.join(OPPONENTS)})")
+    tr.add_argument("--exploitability", action="store_true", help="then the exploitability curve of the checkpoints (leduc, kuhn; needs --out)")
+    cli.add_seed(tr)
+    cli.add_out(tr, None, "checkpoint_<update>.npz, latest.json, log.jsonl (default: nothing written)")
+    cli.add_json(tr, "steps, updates, steps_per_second and the last update's metrics")
+    cli.add_progress(tr)
+    tr.set_defaults(parser=tr)
+    ex = sub.add_parser("exploitability", help="exact exploitability of every checkpoint of a Leduc / Kuhn run; JSON and PNG")
+    ex.add_argument("--out", metavar="DIR", required=True, help="the run's folder (train --out); exploitability.json/.png go there")
+    cli.add_json(ex, "the curve")
+    ex.set_defaults(parser=ex)
+    return parser
+
+
+def make_config(parser: argparse.ArgumentParser, args: argparse.Namespace) -> PPOConfig:
+    """The run's configuration from the flags; a bad value is a one-line error naming its flag."""
+    values = {"game": args.game, "total_steps": args.steps, "seed": args.seed, "num_envs": args.num_envs, **parse_set(parser, args.set)}
+    try:
+        return PPOConfig(**values)
+    except ValueError as exc:
+        name = next((f.name for f in fields(PPOConfig) if f"PPOConfig.{f.name} " in str(exc)), "")
+        parser.error(f"argument {FLAGS.get(name, '--set ' + name)}: {exc}")
+        raise  # unreachable: parser.error exits
+
+
+def run_exploitability(parser: argparse.ArgumentParser, out: Path) -> dict[str, Any]:
+    from agent_zoo.jax_ppo.exploitability import checkpoint_curve, plot_curve
+
+    paths = sorted(out.glob("checkpoint_*.npz"), key=lambda p: int(p.stem.split("_")[1]))
+    if not paths:
+        parser.error(f"argument --out: no checkpoint_<update>.npz in {out}")
+    try:
+        curve = checkpoint_curve(paths)
+    except ValueError as exc:
+        parser.error(f"argument --out: {exc}")
+    cli.emit_json(curve, str(out / "exploitability.json"))
+    curve["png"] = str(plot_curve(curve, out / "exploitability.png"))
+    return curve
+
+
+def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
+    args = build_parser().parse_args(argv)
+    parser = args.parser  # the sub-command's, so errors show its usage
+    if args.command == "exploitability":
+        curve = run_exploitability(parser, Path(args.out))
+        if not cli.emit_json(curve, args.json):
+            print(f"uniform random policy: exploitability {curve['uniform_exploitability']:.4f}")
+            for r in curve["rows"]:
+                print(f"  update {r['update']:>6}  steps {r['steps']:>11,}  exploitability {r['exploitability']:.4f}")
+            print(f"curve: {curve['png']}")
+        return curve
+
+    config = make_config(parser, args)
+    if args.exploitability and (args.out is None or config.game not in ("leduc", "kuhn")):
+        parser.error("argument --exploitability: needs --out and --game leduc or kuhn")
+    from agent_zoo.jax_ppo.train import train
+
+    try:
+        result = train(config, args.out, progress=not args.no_progress)
+    except ValueError as exc:  # --out holds another run
+        parser.error(f"argument --out: {exc}")
+    result.pop("state")
+    if args.exploitability:
+        curve = run_exploitability(parser, Path(args.out))
+        result["exploitability"] = curve["rows"][-1]["exploitability"]
+        result["uniform_exploitability"] = curve["uniform_exploitability"]
+    if not cli.emit_json(result, args.json):
+        final = result["final"] or {}
+        rate = result["steps_per_second"]
+        print(f"{config.game}: {result['steps']:,} steps, {result['updates']} updates"
+              + (f", resumed from update {result['resumed_from']}" if result["resumed_from"] else "")
+              + (f"; {rate:,.0f} steps/s (compile {result['compile_seconds']:.1f} s)" if rate else "; nothing left to train"))
+        if final:
+            print("  last update: " + "  ".join(f"{k} {final[k]:+.3f}" for k in
+                  ("reward_vs_random", "reward_vs_frozen", "entropy", "value_loss", "approx_kl") if k in final))
+        if "exploitability" in result:
+            print(f"  exploitability {result['exploitability']:.4f} (uniform random {result['uniform_exploitability']:.4f})")
+    return result
+
+
+if __name__ == "__main__":
+    main()

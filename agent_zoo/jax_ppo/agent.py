@@ -1,0 +1,79 @@
+"""A JAX-PPO checkpoint as a zoo ``Agent`` (spec ``jax:<checkpoint.npz>``): numpy only, no JAX import.
+
+It reads the learner's parameters (``params/pi_w0`` ...), the run's ``obs_scale`` and the JSON header from a
+``checkpoint_<update>.npz`` that ``agent_zoo.jax_ppo.train`` wrote, and plays the masked soft-max policy of
+the policy network from ``observation["observation"]`` and ``observation["action_mask"]`` alone.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from agent_zoo.agent import Agent, Observation, Rngs, batch_masks, legal_actions, sample_from, sample_rows
+from agent_zoo.jax_ppo import network as net
+
+CHECKPOINT_FORMAT = "jax-ppo-checkpoint-1"
+
+
+def read_header(path: str | Path) -> dict[str, Any]:
+    """A checkpoint's JSON header (format, config, update, game, num_actions, obs_dim); refuses other files."""
+    try:
+        with np.load(Path(path), allow_pickle=False) as data:
+            header = json.loads(str(data["header"])) if "header" in data.files else {}
+    except (OSError, ValueError) as exc:
+        raise ValueError(f"{path} is not a jax_ppo checkpoint ({exc})") from None
+    if header.get("format") != CHECKPOINT_FORMAT:
+        raise ValueError(f"{path} is not a jax_ppo checkpoint (format {header.get('format')!r}, expected {CHECKPOINT_FORMAT!r})")
+    return header
+
+
+class JaxPPOAgent(Agent):
+    """Samples from the policy network's soft-max over the legal actions (``rng`` draws, nothing else)."""
+
+    name = "jax"
+
+    def __init__(self, params: dict[str, np.ndarray], obs_scale: np.ndarray, info: dict[str, Any] | None = None) -> None:
+        self.params = {k: np.asarray(v, np.float32) for k, v in params.items()}
+        self.obs_scale = np.asarray(obs_scale, np.float32).ravel()
+        self.obs_dim = int(self.obs_scale.size)
+        depth = sum(1 for k in self.params if k.startswith("pi_w"))
+        self.num_actions = int(self.params[f"pi_w{depth - 1}"].shape[1])
+        if self.params["pi_w0"].shape[0] != self.obs_dim:
+            raise ValueError(f"policy network takes {self.params['pi_w0'].shape[0]} features, obs_scale has {self.obs_dim}")
+        self.info = dict(info or {})  # header: game (rules name), update, config
+
+    @classmethod
+    def load(cls, path: str | Path) -> JaxPPOAgent:
+        """The learner of checkpoint ``path``."""
+        header = read_header(path)
+        with np.load(Path(path), allow_pickle=False) as data:
+            params = {k.removeprefix("params/"): data[k] for k in data.files if k.startswith("params/")}
+            scale = data["obs_scale"]
+        return cls(params, scale, {"game": header["game"], "update": header["update"], "config": header["config"]})
+
+    def policy(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        """(m, A) action probabilities of stacked observations (m, D) and legal masks (m, A)."""
+        obs = np.asarray(obs, np.float32).reshape(len(mask), -1)
+        if obs.shape[1] != self.obs_dim:
+            raise ValueError(f"observation has {obs.shape[1]} features; this policy was trained on {self.obs_dim}")
+        return net.probabilities(self.params, obs * self.obs_scale, mask)
+
+    def action_probabilities(self, observation: Observation) -> np.ndarray:
+        legal_actions(observation)  # raises if the agent is not to act
+        mask = np.asarray(observation["action_mask"])[None]
+        return self.policy(np.ravel(observation["observation"])[None], mask)[0]
+
+    def action_probabilities_batch(self, observations: Observation) -> np.ndarray:
+        mask = batch_masks(observations)
+        return self.policy(np.asarray(observations["observation"]), mask.astype(np.int8))
+
+    def act(self, observation: Observation, rng: np.random.Generator) -> int:
+        return sample_from(self.action_probabilities(observation), rng)
+
+    def act_batch(self, observations: Observation, rng: Rngs) -> np.ndarray:
+        """One forward pass for all rows, then each row sampled with its generator."""
+        return sample_rows(self.action_probabilities_batch(observations), rng)

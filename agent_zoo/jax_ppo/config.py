@@ -1,0 +1,125 @@
+"""The one configuration of a JAX self-play PPO run, checked when it is built.
+
+Defaults follow Stable-Baselines3's PPO where the two overlap (Adam 3e-4, clip 0.2, GAE lambda 0.95,
+value coefficient 0.5, gradient norm 0.5, two tanh layers of 64 for the policy and for the value
+network), so ``benchmarks/jax_ppo_speed.py`` compares like with like; gamma is 1 because a hand is a
+short episode whose chips are the only reward (returns never cross hands anyway).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, fields
+from typing import Any
+
+GAMES = ("nolimit", "leduc", "kuhn")  # catalog keys this trainer plays (no-limit: 2 to 10 seats; others: heads-up)
+OPPONENTS = ("frozen", "random", "self")  # opponent kinds of the mix, in the order of ``PPOConfig.mix``
+
+
+@dataclass(frozen=True)
+class PPOConfig:
+    """Hyper-parameters of one run; ``PPOConfig(...)`` raises ``ValueError`` naming the bad field."""
+
+    # Game (catalog key): "nolimit" (abstract bet sizing, default encoder, rewards in big blinds), "leduc", "kuhn".
+    game: str = "nolimit"
+    # Seats per table (only no-limit takes more than 2).
+    num_players: int = 2
+    # Tables stepped together on the device.
+    num_envs: int = 256
+    # Decisions per table (every seat's, learner or not) in one rollout; one update per rollout.
+    rollout_length: int = 32
+    # Environment decisions to train for (all tables, all seats); rounded up to whole updates.
+    total_steps: int = 1_000_000
+    # Adam learning rate.
+    learning_rate: float = 3e-4
+    # Discount inside a hand (1: chips are chips); values never cross hands.
+    gamma: float = 1.0
+    # GAE lambda.
+    gae_lambda: float = 0.95
+    # PPO ratio clip epsilon.
+    clip_eps: float = 0.2
+    # Weight of the entropy bonus.
+    ent_coef: float = 0.01
+    # Weight of the value loss (mean squared error).
+    vf_coef: float = 0.5
+    # Global gradient norm clip.
+    max_grad_norm: float = 0.5
+    # Passes over each rollout.
+    epochs: int = 4
+    # Minibatches per pass (the rollout's decisions are shuffled and split into this many).
+    minibatches: int = 4
+    # Hidden layer widths of the policy network and, separately, of the value network (tanh).
+    hidden_sizes: tuple[int, ...] = (64, 64)
+    # Weights of the opponent kinds of a table, drawn anew for every hand: a frozen copy of the learner,
+    # uniform random legal actions, the learner itself (every seat learns). Normalised; any may be 0.
+    mix: tuple[float, float, float] = (0.5, 0.25, 0.25)
+    # Updates between two refreshes of the frozen copy (self-play against frozen copies).
+    snapshot_interval: int = 10
+    # Updates between two checkpoints (the last update is always saved).
+    checkpoint_interval: int = 50
+    # Seed of everything: parameters, deals, seats, opponents, actions, minibatches.
+    seed: int = 0
+
+    def __post_init__(self) -> None:
+        def fail(name: str, why: str) -> None:
+            raise ValueError(f"PPOConfig.{name} {why}, got {getattr(self, name)!r}")
+
+        if self.game not in GAMES:
+            fail("game", f"must be one of {list(GAMES)}")
+        for name in ("num_players", "num_envs", "rollout_length", "total_steps", "epochs", "minibatches",
+                     "snapshot_interval", "checkpoint_interval"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                fail(name, "must be a positive integer")
+        if self.game == "nolimit" and not 2 <= self.num_players <= 10:
+            fail("num_players", "must be from 2 to 10 for no-limit")
+        if self.game != "nolimit" and self.num_players != 2:
+            fail("num_players", f"must be 2 ({self.game} is heads-up)")
+        if isinstance(self.seed, bool) or not isinstance(self.seed, int) or self.seed < 0:
+            fail("seed", "must be a non-negative integer")
+        for name in ("learning_rate", "clip_eps", "max_grad_norm"):
+            if not _number(getattr(self, name)) or not getattr(self, name) > 0:
+                fail(name, "must be a number > 0")
+        for name in ("gamma", "gae_lambda"):
+            if not _number(getattr(self, name)) or not 0 <= getattr(self, name) <= 1:
+                fail(name, "must lie in [0, 1]")
+        for name in ("ent_coef", "vf_coef"):
+            if not _number(getattr(self, name)) or getattr(self, name) < 0:
+                fail(name, "must be a number >= 0")
+        sizes = self.hidden_sizes
+        if not isinstance(sizes, tuple) or not sizes or not all(isinstance(h, int) and not isinstance(h, bool) and h > 0 for h in sizes):
+            fail("hidden_sizes", "must be a non-empty tuple of positive integers")
+        mix = self.mix
+        if not isinstance(mix, tuple) or len(mix) != len(OPPONENTS) or not all(_number(w) and w >= 0 for w in mix) or sum(mix) <= 0:
+            fail("mix", f"must be {len(OPPONENTS)} weights >= 0 for {OPPONENTS}, not all 0")
+        if self.num_envs * self.rollout_length < self.minibatches:
+            fail("minibatches", f"must not exceed the decisions of a rollout ({self.num_envs * self.rollout_length})")
+
+    @property
+    def steps_per_update(self) -> int:
+        """Environment decisions of one rollout (all tables, all seats)."""
+        return self.num_envs * self.rollout_length
+
+    @property
+    def num_updates(self) -> int:
+        """Updates of the run: ``total_steps`` rounded up to whole rollouts."""
+        return -(-self.total_steps // self.steps_per_update)
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), sort_keys=True)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> PPOConfig:
+        """Inverse of ``to_dict`` (JSON lists back to tuples); unknown keys are an error."""
+        known = {f.name for f in fields(cls)}
+        unknown = sorted(set(data) - known)
+        if unknown:
+            raise ValueError(f"unknown PPOConfig fields {unknown}; known: {sorted(known)}")
+        return cls(**{k: tuple(v) if isinstance(v, list) else v for k, v in data.items()})
+
+
+def _number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)

@@ -1,0 +1,184 @@
+"""Push-or-fold hold'em in the functional form: ``init`` / ``step`` over a ``PushFoldState`` pytree.
+
+``vector.make("push_fold", ..., backend="jax")`` and ``vector.functional.make`` build a ``JaxPushFold`` from
+the numpy engine's configuration (``games.push_fold.PushFoldConfig``); see ``poker_envs.vector.functional``
+for the contract. The step mirrors ``VectorPushFold.step`` with ``jnp.where`` over every table; showdowns
+use ``_jax_showdown`` (``evaluate7``, ``settle(exact=True)`` with the rake), so rewards (big blinds, float32)
+agree with the numpy engine's float64 ones to about 1e-6 relative. There is no button: ``start`` ignores
+the buttons it is given. Both actions are always legal; an out-of-range action is played as a fold and
+flagged in ``state.illegal``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from poker_envs.core.cards import NUM_CARDS
+from poker_envs.core.ranking import STANDARD
+from poker_envs.encoders.small_games import (
+    _PF_ACTS, _PF_ANTE, _PF_CLASS, _PF_NUM, _PF_OWN, _PF_POS, _PF_POT, _PF_STACKS, PF_MAX_PLAYERS, PUSH_FOLD_SIZE,
+)
+from poker_envs.games.push_fold import ALL_IN, FOLD, PushFoldConfig
+from poker_envs.vector import _jax_holdem as j
+from poker_envs.vector._jax_showdown import evaluate7, settle
+from poker_envs.vector.base import VectorStep
+from poker_envs.vector.push_fold import ENCODERS, NOT_ACTED, hand_classes
+from poker_envs.vector.sampling import Dealer
+
+
+class PushFoldState(NamedTuple):
+    """B push/fold tables (the numpy engine's arrays; chips float32 big blinds) and the dealing key."""
+
+    cards: jax.Array  # (B, 2n + 5) dealing order: hole cards round from seat 0 twice, then the board
+    actions: jax.Array  # (B, n) FOLD, ALL_IN or NOT_ACTED (-1) by seat
+    contributions: jax.Array  # (B, n) float32 big blinds put in, antes and blinds included
+    player: jax.Array  # (B,) seat to act
+    key: jax.Array  # PRNG key of the next deals
+    illegal: jax.Array  # (B,) bool the last step's action at that table was out of range (played as a fold)
+
+
+FIELDS = ("cards", "actions", "contributions", "player")
+
+
+class JaxPushFold:
+    """Push/fold of one configuration as pure functions (the arguments are ``VectorPushFold``'s)."""
+
+    num_actions = 2
+    observation_shape = (PUSH_FOLD_SIZE,)
+
+    def __init__(self, config: PushFoldConfig, obs_encoder: str = "default") -> None:
+        if obs_encoder not in ENCODERS:
+            raise ValueError(f"obs_encoder {obs_encoder!r} has no batched form for push_fold; choose one of {list(ENCODERS)}")
+        self.name = "push_fold"
+        self.config = config
+        self.num_players = n = config.num_players
+        self.max_game_length = n
+        self.obs_encoder = obs_encoder
+        self.deck = np.arange(NUM_CARDS)
+        self.deal_size = 2 * n + 5
+        stacks = np.array(config.stacks, dtype=np.float64)
+        self._stacks = jnp.asarray(stacks, jnp.float32)
+        self._posted = jnp.asarray([float(config.ante_bb) + x for x in config.blinds()], jnp.float32)
+        self._button = 0 if n == 2 else n - 3  # settlement's button: the seat before the small blind
+        self._rake_cap = None if config.rake_cap_bb is None else float(config.rake_cap_bb)
+        # Host tables: the observation entries fixed by the seat to act, and the hand class of every two cards.
+        offset = PF_MAX_PLAYERS - n  # seat s sits at position slot s + offset
+        rows = np.zeros((n, PUSH_FOLD_SIZE), dtype=np.float32)
+        rows[np.arange(n), _PF_POS + np.arange(n) + offset] = 1.0
+        rows[:, _PF_NUM + n - 2] = 1.0
+        rows[:, _PF_OWN] = stacks
+        rows[:, _PF_STACKS + offset : _PF_STACKS + PF_MAX_PLAYERS] = stacks
+        rows[:, _PF_ANTE] = config.ante_bb
+        self._seat_rows = jnp.asarray(rows)
+        ids = np.arange(NUM_CARDS)
+        self._classes = jnp.asarray(hand_classes(ids[:, None], ids[None, :]).astype(np.int32))
+        self._act_slots = jnp.asarray(_PF_ACTS + 3 * (np.arange(n) + offset), jnp.int32)
+
+    # The functional contract -----------------------------------------------------------------
+    def init(self, key: jax.Array, num_envs: int) -> tuple[PushFoldState, VectorStep]:
+        """``num_envs`` tables dealt from ``key``; (state, first output)."""
+        k_deal, k_state = jax.random.split(key)
+        decks = j.deal(k_deal, num_envs, self.deck, self.deal_size)
+        return self.start(k_state, jnp.zeros(num_envs, jnp.int32), decks)
+
+    def start(self, key: jax.Array, buttons: jax.Array, decks: jax.Array) -> tuple[PushFoldState, VectorStep]:
+        """New hands with dealing orders ``decks`` (B, 2n + 5); ``buttons`` is ignored (no button); keeps ``key``."""
+        decks = jnp.asarray(decks, jnp.int32)
+        b = decks.shape[0]
+        state = self._fresh(decks)._replace(key=key, illegal=jnp.zeros(b, bool))
+        return state, self.observe(state, jnp.zeros((b, self.num_players), jnp.float32), jnp.zeros(b, bool))
+
+    def step(self, state: PushFoldState, actions: jax.Array, active: jax.Array | None = None
+             ) -> tuple[PushFoldState, VectorStep]:
+        """One action per table for its seat to act; finished hands are paid (big blinds) and the next one dealt.
+
+        An out-of-range action is played as a fold and flagged in ``state.illegal``. With ``active`` (B,) bool
+        only those tables advance; the others keep their state and get zero rewards.
+        """
+        n = self.num_players
+        b = state.player.shape[0]
+        actions = jnp.asarray(actions).astype(jnp.int32)
+        legal = (actions >= 0) & (actions < self.num_actions)
+        acts = jnp.where(legal, actions, FOLD)
+        p = state.player
+        seat = jnp.arange(n) == p[:, None]
+        acted = jnp.where(seat, acts[:, None], state.actions)
+        contributions = jnp.where(seat & (acts == ALL_IN)[:, None], self._stacks, state.contributions)
+        nxt = p + 1
+        pushed = (acted == ALL_IN).any(1)
+        over = (nxt >= n) | ((nxt == n - 1) & ~pushed)  # all acted, or folded round to the big blind
+        s = state._replace(actions=acted, contributions=contributions, player=nxt)
+        rewards = jnp.where(over[:, None], self.results(s), 0.0).astype(jnp.float32)
+        key, sub = jax.random.split(state.key)
+        fresh = self._fresh(j.deal(sub, b, self.deck, self.deal_size))
+        s = _select(over, fresh, s)._replace(key=key, illegal=~legal)
+        if active is not None:
+            s = _select(active, s, state)._replace(key=s.key, illegal=s.illegal & active)
+            rewards = jnp.where(active[:, None], rewards, 0.0)
+            over = over & active
+        return s, self.observe(s, rewards, over)
+
+    def results(self, s: PushFoldState) -> jax.Array:
+        """(B, n) big blinds won (+) or lost (-) if every table's hand ended now (as ``VectorPushFold._settle``)."""
+        n = self.num_players
+        live = s.actions != FOLD  # a seat that never had to act (the big blind) is live
+        seats = np.arange(n)
+        hands = jnp.concatenate([
+            s.cards[:, seats, None], s.cards[:, n + seats, None],
+            jnp.broadcast_to(s.cards[:, None, 2 * n :], (s.cards.shape[0], n, 5)),
+        ], axis=2)
+        show = live.sum(1) >= 2
+        strengths = jnp.where(show[:, None], evaluate7(hands, STANDARD), 0)
+        button = jnp.full(s.player.shape, self._button, jnp.int32)
+        won = settle(s.contributions, ~live, strengths, button, exact=True,
+                     rake=float(self.config.rake), rake_cap=self._rake_cap)
+        return won - s.contributions
+
+    def observe(self, s: PushFoldState, rewards: jax.Array, terminated: jax.Array) -> VectorStep:
+        """The ``push_fold`` observation of every table's seat to act, all-ones masks, with ``rewards``/``terminated``."""
+        n = self.num_players
+        p = s.player
+        rows = jnp.arange(p.shape[0])
+        first, second = s.cards[rows, p], s.cards[rows, n + p]
+        obs = self._seat_rows[p]
+        obs = obs.at[rows, first].set(1.0).at[rows, second].set(1.0)
+        obs = obs.at[rows, _PF_CLASS + self._classes[first, second]].set(1.0)
+        obs = obs.at[:, _PF_POT].set(s.contributions.sum(1))
+        kind = s.actions + 1  # 0 not acted, 1 fold, 2 all-in
+        obs = obs.at[rows[:, None], self._act_slots + kind].set(1.0)
+        mask = jnp.ones((p.shape[0], self.num_actions), jnp.int8)
+        return VectorStep(obs, mask, p, rewards, terminated)
+
+    # Host side: what reset's seed and options decide -----------------------------------------
+    def reset_arrays(self, rng: np.random.Generator, num_envs: int, seed: int | None, first: bool,
+                     options: dict[str, Any], last_buttons: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
+        """(buttons (zeros), dealing orders) of a reset, drawn from ``rng`` as the numpy engine draws them (same
+        seed, same first hands); ``options`` checked as the numpy engine checks them (``buttons`` refused)."""
+        unknown = sorted(set(options) - {"decks", "buttons"})
+        if unknown:
+            raise ValueError(f"unknown reset options {unknown}; allowed: 'decks'")
+        if options.get("buttons") is not None:
+            raise ValueError("options['buttons'] cannot be used: push_fold has no button (seat 0 always acts first)")
+        dealer = Dealer(self.deck, self.deal_size)
+        decks = dealer.check(options["decks"], num_envs) if "decks" in options else None
+        return np.zeros(num_envs, dtype=np.int64), dealer.deal(rng, num_envs, decks)
+
+    # Helpers ---------------------------------------------------------------------------------
+    def _fresh(self, cards: jax.Array) -> PushFoldState:
+        """New hands with ``cards``: nobody acted, antes and blinds posted, seat 0 to act (key, illegal unset)."""
+        b, n = cards.shape[0], self.num_players
+        return PushFoldState(cards, jnp.full((b, n), NOT_ACTED, jnp.int32), jnp.broadcast_to(self._posted, (b, n)),
+                             jnp.zeros(b, jnp.int32), None, None)
+
+
+def _select(rows: jax.Array, new: PushFoldState, old: PushFoldState) -> PushFoldState:
+    """``old`` with the table fields taken from ``new`` where ``rows`` (key and illegal kept)."""
+    fields = {}
+    for name in FIELDS:
+        a, b = getattr(new, name), getattr(old, name)
+        fields[name] = jnp.where(rows.reshape(rows.shape + (1,) * (b.ndim - 1)), a, b)
+    return old._replace(**fields)
