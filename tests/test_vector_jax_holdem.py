@@ -73,6 +73,9 @@ def test_first_hands_match_the_rules_core(game: str, betting: str, target: int, 
     while checked < target:
         seed += 1
         checked += replay_all(game, random_config(rng, betting), batch, seed, 1, seen, raise_weight=2.0)
+    if game == "nolimit_holdem":  # few random configurations put two seats all-in on the forced bets: one does
+        forced = dict(num_players=3, small_blind=1, big_blind=2, starting_stack=[1, 2, 50], ante=1)
+        replay_all(game, forced, 60, 0, 1, seen)
     cases = ["short all-in raise", "side pot", "split pot", "odd chip", "short big blind"]
     cases += ["limit completion", "limit half-bet all-in"] if betting == "limit" else []
     cases += ["decided by the forced bets"] if game == "nolimit_holdem" else []
@@ -80,7 +83,7 @@ def test_first_hands_match_the_rules_core(game: str, betting: str, target: int, 
     assert min(seen[c] for c in cases) >= 10, seen
 
 
-@pytest.mark.parametrize("encoder", ["default", "flat56", "flat107"])
+@pytest.mark.parametrize("encoder", ["default", "flat56", "flat107", "poker_cnn"])
 @pytest.mark.parametrize("game,betting", [("nolimit_holdem", "nolimit"), ("limit_holdem", "limit")])
 def test_auto_reset_hands_match_the_rules_core(game: str, betting: str, encoder: str) -> None:
     """Hands dealt by the JAX engine itself (its key, the button moving on) replay in the rules core too,

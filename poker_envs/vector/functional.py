@@ -11,8 +11,9 @@ The contract, for every game ``g = functional.make(name, **config)`` (``config``
   key (``state.key``); nothing else is kept anywhere, so ``init`` and ``step`` are pure: wrap them in
   ``jax.jit``, ``jax.lax.scan`` and ``jax.vmap`` (over a leading axis of states) as you like.
 - Illegal actions cannot raise inside ``jit``: the pure step plays an illegal action (masked or out of range)
-  as a fold (the pass of a pass turn in hold'em), so the hand stays valid, and sets ``state.illegal`` at that
-  table. ``checked(g)`` is the step that raises instead, naming the table, the seat and the legal ids.
+  as a legal substitute, so the hand stays valid, and sets ``state.illegal`` at that table. The substitute
+  is a fold (hold'em: the pass of a pass turn; Leduc: a check where folding is not legal; Kuhn: a pass;
+  push/fold: a fold). ``checked(g)`` is the step that raises instead, naming the table and the seat.
 - ``random_actions(key, mask)`` draws a uniform legal action per row, jittable.
 
 The arrays are those of the numpy engine of the same configuration (``vector.make(..., backend="numpy")``):
@@ -75,14 +76,14 @@ def random_actions(key: jax.Array, mask: jax.Array) -> jax.Array:
     """(B,) int32: one action per row of ``mask`` (B, A), uniform over the row's legal ids (jittable).
 
     A row with no legal id gets id 0 (the engines never produce one)."""
-    keys = jax.random.uniform(key, mask.shape)
+    keys = jax.random.uniform(key, (mask.shape[0] * mask.shape[1],)).reshape(mask.shape)  # 1-d: faster to compile
     return jnp.argmax(jnp.where(mask > 0, keys, -1.0), axis=1).astype(jnp.int32)
 
 
 def checked(game: FunctionalGame) -> Any:
     """``game.step`` that raises on an illegal action: a jitted function of (state, actions[, active]) that
-    returns (state, out) or raises ``checkify.JaxRuntimeError`` naming the first illegal table, its seat, the
-    action and (in the message's numbers) the legal ids; the check runs on the device, inside ``jit``."""
+    returns (state, out) or raises ``checkify.JaxRuntimeError`` naming the first illegal table, its seat and
+    the action; the check runs on the device, inside ``jit`` (``checkify``)."""
 
     def checked_step(state: Any, actions: jax.Array, active: jax.Array | None = None) -> tuple[Any, VectorStep]:
         new_state, out = game.step(state, actions, active)

@@ -17,6 +17,7 @@ from poker_envs.encoders.poker_cnn import HISTORY
 from poker_envs.games.holdem import HoldemConfig, HoldemGame
 from poker_envs.vector import _holdem_kernels as k
 from poker_envs.vector import _jax_holdem as j
+from poker_envs.vector._jax_cnn import SHAPE as CNN_SHAPE, encode_poker_cnn
 from poker_envs.vector.base import VectorStep
 from poker_envs.vector.sampling import Dealer
 
@@ -32,9 +33,8 @@ class JaxHoldem:
         self.num_actions = game.num_distinct_actions
         self.max_game_length = game.max_game_length
         self.obs_encoder = obs_encoder
-        if obs_encoder == "poker_cnn":
-            raise ValueError("obs_encoder 'poker_cnn' has no JAX form yet; choose 'default', 'flat56' or 'flat107'")
-        sizes = {"default": (j.holdem_default.size(n),), "flat56": (j.flat56.SIZE,), "flat107": (j.flat107.SIZE,)}
+        sizes = {"default": (j.holdem_default.size(n),), "flat56": (j.flat56.SIZE,), "flat107": (j.flat107.SIZE,),
+                 "poker_cnn": CNN_SHAPE}
         self.observation_shape = sizes[obs_encoder]
         self.rules = k.Rules.from_game(game, history=HISTORY if obs_encoder == "poker_cnn" else 0)
         self.deck = self.rules.deck  # card ids dealt (36 in short deck)
@@ -93,8 +93,10 @@ class JaxHoldem:
             obs = j.encode_default(s, self.rules, can, low, high, owe)
         elif self.obs_encoder == "flat56":
             obs = j.encode_flat56(s, self.rules)
-        else:
+        elif self.obs_encoder == "flat107":
             obs = j.encode_flat107(s, self.rules)
+        else:
+            obs = encode_poker_cnn(s, self.rules)
         return VectorStep(obs, mask, s.player, rewards, terminated)
 
     # Host side: what reset's seed and options decide -----------------------------------------

@@ -61,7 +61,6 @@ class JaxSmallGame:
 
     num_players = 2
     twin: type  # the numpy engine of the game (names, encoders, deck size, deal size)
-    state_type: type
     max_game_length: int
 
     def __init__(self, obs_encoder: str = "default") -> None:
@@ -172,7 +171,6 @@ class JaxKuhn(JaxSmallGame):
     """Kuhn poker (``VectorKuhn``'s rules and encoders) as pure functions."""
 
     twin = VectorKuhn
-    state_type = KuhnState
     max_game_length = KuhnGame.max_game_length
 
     def __init__(self, obs_encoder: str = "default") -> None:
@@ -207,7 +205,6 @@ class JaxLeduc(JaxSmallGame):
     """Leduc hold'em (``VectorLeduc``'s rules and encoders: infostate, rank_chips) as pure functions."""
 
     twin = VectorLeduc
-    state_type = LeducState
     max_game_length = LeducGame.max_game_length
 
     def __init__(self, obs_encoder: str = "default") -> None:
