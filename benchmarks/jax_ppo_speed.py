@@ -6,7 +6,7 @@ engine (``examples/vector_ppo.py``), same game, same networks, same machine, in 
 
 Both learners play one seat per table against uniform random opponents (the SB3 baseline's setting;
 ``mix=0,1,0`` for JAX) with two tanh layers of 64 for the policy and for the value network (SB3's
-``MlpPolicy`` default), 4 epochs, minibatches of about 1,024 learner decisions. SB3 counts learner
+``MlpPolicy`` default), 4 epochs, minibatches of 1,024 learner decisions (JAX: pieces of 1,024 rows, learner decisions first). SB3 counts learner
 decisions (the opponents move inside its env); the JAX trainer counts every seat's decision, so its
 rollouts are ``2 x --n-steps`` long for as many learner decisions per update, and the ratio compares
 learner decisions per second of the whole training loop (acting, stepping, learning). JAX's compile
@@ -56,7 +56,7 @@ def jax_rate(game: str, tables: int, n_steps: int, steps: int, seed: int, show: 
     from agent_zoo.jax_ppo.train import train
 
     config = PPOConfig(game=game, num_envs=tables, rollout_length=2 * n_steps, total_steps=steps, epochs=4,
-                       minibatches=max(1, tables * n_steps // 1024), hidden_sizes=(64, 64), mix=(0.0, 1.0, 0.0), seed=seed)
+                       minibatches=max(1, 2 * tables * n_steps // 1024), hidden_sizes=(64, 64), mix=(0.0, 1.0, 0.0), seed=seed)
     r = train(config, out=None, progress=show)
     return {"learner_steps_per_second": r["learner_steps_per_second"], "steps_per_second": r["steps_per_second"],
             "steps": r["steps"], "seconds": r["seconds"], "compile_seconds": r["compile_seconds"]}

@@ -74,7 +74,7 @@ def test_tiny_run_writes_checkpoints_json_and_resumes_bit_identically(tmp_path: 
     data = json.loads(summary.read_text())
     assert data["steps"] == 3 * STEPS_PER_UPDATE and data["updates"] == 3 and data["steps_per_second"] > 0
     assert {"reward_vs_random", "entropy", "value_loss"} <= set(data["final"])
-    assert sorted(p.name for p in out.glob("checkpoint_*.npz")) == ["checkpoint_2.npz", "checkpoint_3.npz"]
+    assert sorted(p.name for p in out.glob("checkpoint_*.npz")) == ["checkpoint_0.npz", "checkpoint_2.npz", "checkpoint_3.npz"]
     assert json.loads((out / "latest.json").read_text())["update"] == 3
     assert len((out / "log.jsonl").read_text().splitlines()) == 3
 
@@ -93,7 +93,7 @@ def test_tiny_run_writes_checkpoints_json_and_resumes_bit_identically(tmp_path: 
 
     # the exploitability sub-command over this run's checkpoints: JSON and PNG
     curve = main(["exploitability", "--out", str(out), "--json", str(tmp_path / "curve.json")])
-    assert [r["update"] for r in curve["rows"]] == [2, 3, 4, 5]
+    assert [r["update"] for r in curve["rows"]] == [0, 2, 3, 4, 5]
     assert (out / "exploitability.png").stat().st_size > 0 and (out / "exploitability.json").is_file()
     assert curve["uniform_exploitability"] == pytest.approx(UNIFORM_EXPLOITABILITY, abs=1e-6)
 

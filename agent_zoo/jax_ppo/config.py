@@ -46,8 +46,10 @@ class PPOConfig:
     max_grad_norm: float = 0.5
     # Passes over each rollout.
     epochs: int = 4
-    # Minibatches per pass (the rollout's decisions are shuffled and split into this many).
-    minibatches: int = 4
+    # Pieces each pass cuts a rollout's decisions (all seats', num_envs x rollout_length) into, the known
+    # learner decisions first in random order; pieces without one are skipped, so PPO trains on about
+    # learner decisions / (num_envs x rollout_length / minibatches) minibatches per pass.
+    minibatches: int = 8
     # Hidden layer widths of the policy network and, separately, of the value network (tanh).
     hidden_sizes: tuple[int, ...] = (64, 64)
     # Weights of the opponent kinds of a table, drawn anew for every hand: a frozen copy of the learner,

@@ -8,7 +8,8 @@ One call of ``update`` (the jitted function this module builds) does a whole PPO
    ``mix``: a frozen copy of the learner, uniform random legal actions, or the learner itself);
 2. ``advantages``: a backward ``lax.scan`` that gives every learner decision its GAE advantage from the
    chips its seat won when the hand ended, however many opponent moves came in between;
-3. ``epochs`` x ``minibatches`` clipped PPO steps (Adam, optax) on the learner decisions only;
+3. ``epochs`` passes of clipped PPO steps (Adam, optax) on minibatches of the learner decisions only (the
+   rows of opponent decisions are sorted behind them, and a minibatch without a learner row is skipped);
 4. every ``snapshot_interval`` updates the frozen copy becomes the learner's current parameters.
 
 The Python loop of ``train`` only calls ``update``, moves the progress bar, logs and checkpoints. The whole
@@ -186,6 +187,9 @@ def advantages(
 
 
 # The loss ---------------------------------------------------------------------------------------
+STATS = ("policy_loss", "value_loss", "entropy", "approx_kl", "clip_fraction")  # what ppo_loss reports
+
+
 def ppo_loss(params: net.Params, batch: dict[str, jax.Array], config: PPOConfig) -> tuple[jax.Array, dict[str, jax.Array]]:
     """Clipped PPO loss over the minibatch's rows weighted by ``batch["weight"]`` (1: known learner decision)."""
     w = batch["weight"]
@@ -222,9 +226,11 @@ def make_update(config: PPOConfig, game: functional.FunctionalGame, obs_scale: n
         obs = out.observation * scale
         logits = net.policy_logits(params, obs, out.action_mask, jnp)
         learner = (out.current_player == seat) | (opponent == SELF)
+        plays_frozen = (opponent == FROZEN) & ~learner
+        frozen_logits = jax.lax.cond(plays_frozen.any(), lambda: net.policy_logits(frozen, obs, out.action_mask, jnp), lambda: logits)
         action = jnp.where(
             learner, jax.random.categorical(k_learn, logits),
-            jnp.where(opponent == FROZEN, jax.random.categorical(k_frozen, net.policy_logits(frozen, obs, out.action_mask, jnp)),
+            jnp.where(plays_frozen, jax.random.categorical(k_frozen, frozen_logits),
                       functional.random_actions(k_random, out.action_mask))).astype(jnp.int32)
         logp = jnp.take_along_axis(jax.nn.log_softmax(logits), action[:, None], axis=1)[:, 0]
         env_state, nxt = game.step(env_state, action)
@@ -250,22 +256,30 @@ def make_update(config: PPOConfig, game: functional.FunctionalGame, obs_scale: n
         rows = data["obs"].shape[0]
         size = rows // config.minibatches
 
-        def minibatch(state: tuple[net.Params, Any], idx: jax.Array) -> tuple[tuple[net.Params, Any], dict[str, jax.Array]]:
+        def learn(state: tuple[net.Params, Any], batch: dict[str, jax.Array]) -> tuple[tuple[net.Params, Any], dict[str, jax.Array]]:
             params, opt_state = state
-            batch = {k: v[idx] for k, v in data.items()}
             grads, stats = jax.grad(ppo_loss, has_aux=True)(params, batch, config)
             updates, opt_state = optimizer.update(grads, opt_state, params)
-            return (optax.apply_updates(params, updates), opt_state), stats
+            return (optax.apply_updates(params, updates), opt_state), stats | {"trained": jnp.ones(())}
+
+        def skip(state: tuple[net.Params, Any], batch: dict[str, jax.Array]) -> tuple[tuple[net.Params, Any], dict[str, jax.Array]]:
+            return state, {k: jnp.zeros(()) for k in (*STATS, "trained")}
+
+        def minibatch(state: tuple[net.Params, Any], idx: jax.Array) -> tuple[tuple[net.Params, Any], dict[str, jax.Array]]:
+            batch = {k: v[idx] for k, v in data.items()}  # a minibatch without learner decisions costs nothing:
+            return jax.lax.cond(batch["weight"].sum() > 0, learn, skip, state, batch)  # the learner's come first
 
         def epoch(state: tuple[net.Params, Any], key: jax.Array) -> tuple[tuple[net.Params, Any], dict[str, jax.Array]]:
-            order = jax.random.permutation(key, rows)[: size * config.minibatches].reshape(config.minibatches, size)
-            return jax.lax.scan(minibatch, state, order)
+            # the known learner decisions in random order, then the other rows (opponents', unknown) in random order
+            order = jnp.argsort(jax.random.uniform(key, (rows,)) + (1.0 - data["weight"]))
+            return jax.lax.scan(minibatch, state, order[: size * config.minibatches].reshape(config.minibatches, size))
 
         (params, opt_state), stats = jax.lax.scan(epoch, (rs.params, rs.opt_state), jax.random.split(k_ppo, config.epochs))
+        trained = jnp.maximum(stats.pop("trained").sum(), 1.0)
         count = rs.update + 1
         frozen = jax.tree_util.tree_map(lambda new, old: jnp.where(count % config.snapshot_interval == 0, new, old), params, rs.frozen)
         hands = traj.terminated
-        metrics = {k: v.mean() for k, v in stats.items()}
+        metrics = {k: v.sum() / trained for k, v in stats.items()}  # means over the minibatches trained on
         metrics |= {
             "learner_decisions": traj.learner.sum(), "known_fraction": known.sum() / jnp.maximum(traj.learner.sum(), 1),
             "hands": hands.sum(), "value_mean": jnp.sum(jnp.where(traj.learner, traj.value, 0)) / jnp.maximum(traj.learner.sum(), 1),
@@ -384,6 +398,8 @@ def train(config: PPOConfig, out: str | Path | None = None, progress: bool = Tru
         (folder / LOG).write_text("".join(json.dumps(x) + "\n" for x in log))
         (folder / LATEST).write_text(json.dumps({"checkpoint": name, "update": int(s.update), "config": config.to_dict()}, indent=1) + "\n")
 
+    if folder is not None and start == 0:
+        save(state)  # the untrained network too: the first point of a learning curve
     spu = config.steps_per_update
     bar = tqdm(total=config.num_updates * spu, initial=start * spu, unit="step", disable=not progress, leave=False)
     t0 = time.perf_counter()

@@ -16,7 +16,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from poker_envs.encoders import flat56, flat107, holdem_default
+from poker_envs.encoders import holdem_default
 from poker_envs.vector import _holdem_kernels as k
 from poker_envs.vector._jax_showdown import evaluate7, settle
 
@@ -66,18 +66,55 @@ def start_rows(rules: k.Rules) -> dict[str, jax.Array]:
 
 
 def deal(key: jax.Array, count: int, deck: np.ndarray, size: int) -> jax.Array:
-    """(count, size) int32 dealing orders from ``deck``'s cards: a partial Fisher-Yates shuffle per row
-    (``size`` swaps, no sort: XLA's sort is slow on CPU)."""
+    """(count, size) int32 dealing orders from ``deck``'s cards: a partial Fisher-Yates shuffle per row (the
+    first ``size`` swaps of a full shuffle; no sort, which XLA runs slowly on CPU).
+
+    Two forms give the same cards for the same key: up to ``SPARSE_DEAL`` cards (heads-up to four seats) only
+    the swapped places are tracked, O(size**2) elementwise operations and no gather or scatter of whole decks
+    (the fastest); larger deals swap within whole decks in a ``lax.scan`` (compiles in a fraction of the time).
+    """
     m = len(deck)
-    pos = jnp.broadcast_to(jnp.arange(m, dtype=jnp.int32), (count, m))
-    rows = jnp.arange(count)
     u = jax.random.uniform(key, (count * size,)).reshape(count, size)  # 1-d draws compile several times faster
-    for i in range(size):
-        j = i + jnp.minimum((u[:, i] * (m - i)).astype(jnp.int32), m - i - 1)
+    picks = jnp.arange(size) + jnp.minimum((u * (m - jnp.arange(size))).astype(jnp.int32), m - 1 - jnp.arange(size))
+    dealt = _deal_sparse(picks) if size <= SPARSE_DEAL else _deal_swaps(picks, m)
+    return jnp.asarray(deck, dtype=jnp.int32)[dealt]
+
+
+SPARSE_DEAL = 13  # deals up to this size track only their swapped places (see ``deal``)
+
+
+def _deal_sparse(picks: jax.Array) -> jax.Array:
+    """Places dealt by the swaps ``picks`` (count, size) (swap i exchanges places i and picks[:, i]),
+    tracking only the places already swapped and the card each one holds."""
+    places: list[jax.Array] = []
+    held: list[jax.Array] = []
+    dealt = []
+    for i in range(picks.shape[1]):
+        pick = picks[:, i]
+        card, moved = pick, jnp.full_like(pick, i)  # untouched places hold their own index
+        for place, value in zip(places, held):
+            card = jnp.where(pick == place, value, card)
+            moved = jnp.where(place == i, value, moved)
+        held = [jnp.where(place == pick, moved, value) for place, value in zip(places, held)]
+        places.append(pick)
+        held.append(moved)
+        dealt.append(card)
+    return jnp.stack(dealt, axis=1)
+
+
+def _deal_swaps(picks: jax.Array, m: int) -> jax.Array:
+    """``_deal_sparse``'s places by swapping within whole decks of ``m`` places, one swap per scan step."""
+    count, size = picks.shape
+    rows = jnp.arange(count)
+
+    def swap(pos: jax.Array, i: jax.Array) -> tuple[jax.Array, None]:
+        j = picks[:, i]
         picked = pos[rows, j]
         pos = pos.at[rows, j].set(pos[:, i])
-        pos = pos.at[:, i].set(picked)
-    return jnp.asarray(deck, dtype=jnp.int32)[pos[:, :size]]
+        return pos.at[:, i].set(picked), None
+
+    pos, _ = jax.lax.scan(swap, jnp.broadcast_to(jnp.arange(m, dtype=jnp.int32), (count, m)), jnp.arange(size))
+    return pos[:, :size]
 
 
 def _at(x: jax.Array, p: jax.Array) -> jax.Array:
@@ -247,19 +284,20 @@ def results(s: HoldemState, rules: k.Rules) -> jax.Array:
 
 
 # Observations -------------------------------------------------------------------------------------------
-def card_entries(s: HoldemState, n: int, hole_at: int, board_at: int) -> jax.Array:
-    """(B, 7) one-hot entries of the seat to act's hole cards and the board seen (an unseen board card repeats
-    the first hole card's entry)."""
+def seen_cards(s: HoldemState, n: int) -> tuple[jax.Array, jax.Array]:
+    """(B, 52) bool one-hots of the seat to act's hole cards and of the board cards seen."""
     place = (s.player - s.button - 1) % n
-    hole = jnp.stack([_at(s.deck, place), _at(s.deck, place + n)], axis=1) + hole_at
+    hole = jnp.stack([_at(s.deck, place), _at(s.deck, place + n)], axis=1)
     seen = jnp.arange(5) < BOARD_SIZE[s.street][:, None]
-    board = jnp.where(seen, s.deck[:, 2 * n :] + board_at, hole[:, :1])
-    return jnp.concatenate([hole, board], axis=1)
+    cards = jnp.arange(52)
+    own = (hole[:, :, None] == cards).any(1)
+    board = ((s.deck[:, 2 * n :, None] == cards) & seen[:, :, None]).any(1)
+    return own, board
 
 
-def _one_hot(size: int, entries: jax.Array) -> jax.Array:
-    b = entries.shape[0]
-    return jnp.zeros((b, size), jnp.float32).at[jnp.arange(b)[:, None], entries].set(1.0)
+def _floats(*columns: jax.Array) -> jax.Array:
+    """The columns (each (B,) or (B, k)) side by side as one float32 (B, K) block."""
+    return jnp.concatenate([c.reshape(c.shape[0], -1).astype(jnp.float32) for c in columns], axis=1)
 
 
 def encode_default(s: HoldemState, rules: k.Rules, can: jax.Array, low: jax.Array, high: jax.Array, owe: jax.Array
@@ -268,21 +306,18 @@ def encode_default(s: HoldemState, rules: k.Rules, can: jax.Array, low: jax.Arra
     n, d = rules.n, holdem_default
     bb = jnp.float32(rules.big_blind)
     p = s.player
-    hot = jnp.concatenate([card_entries(s, n, 0, d.BOARD), (d.STREET + s.street)[:, None],
-                           (d.POSITION + (p - s.button) % n)[:, None]], axis=1)
-    obs = _one_hot(d.size(n), hot)
+    own, board = seen_cards(s, n)
     order = (p[:, None] + jnp.arange(n)) % n  # observer first, clockwise
     stacks = jnp.take_along_axis(s.stacks, order, 1)
     folded = jnp.take_along_axis(s.folded, order, 1)
     seats = jnp.stack([stacks / bb, jnp.take_along_axis(s.bets, order, 1) / bb,
-                       jnp.take_along_axis(s.contributed, order, 1) / bb, folded.astype(jnp.float32),
-                       ((stacks == 0) & ~folded).astype(jnp.float32)], axis=2)
+                       jnp.take_along_axis(s.contributed, order, 1) / bb, folded, (stacks == 0) & ~folded], axis=2)
     stack = _at(s.stacks, p)
-    tail = jnp.stack([s.contributed.sum(1) / bb, jnp.minimum(owe, stack) / bb, jnp.where(can, low / bb, 0.0),
-                      jnp.where(can, high / bb, 0.0), can.astype(jnp.float32),
-                      (n - s.folded.sum(1)) / jnp.float32(n)], axis=1)
-    start = d.POSITION + n
-    return obs.at[:, start:].set(jnp.concatenate([seats.reshape(-1, d.SEAT_FIELDS * n), tail], axis=1).astype(jnp.float32))
+    return _floats(
+        own, board, jnp.arange(4) == s.street[:, None], jnp.arange(n) == ((p - s.button) % n)[:, None], seats,
+        s.contributed.sum(1) / bb, jnp.minimum(owe, stack) / bb, jnp.where(can, low / bb, 0.0),
+        jnp.where(can, high / bb, 0.0), can, (n - s.folded.sum(1)) / jnp.float32(n),
+    )
 
 
 def encode_flat56(s: HoldemState, rules: k.Rules) -> jax.Array:
@@ -290,17 +325,15 @@ def encode_flat56(s: HoldemState, rules: k.Rules) -> jax.Array:
     p = s.player
     sb = jnp.float32(rules.small_blind)
     seat = jnp.arange(rules.n) == p[:, None]
-    obs = _one_hot(flat56.SIZE, card_entries(s, rules.n, flat56.CARDS, flat56.CARDS))
-    numbers = jnp.stack([
+    own, board = seen_cards(s, rules.n)
+    return _floats(
         (_at(s.stacks, p) - jnp.asarray(rules.stacks)[p]) / sb, (s.contributed.sum(1) - s.bets.sum(1)) / sb,
-        _at(s.bets, p) / sb, jnp.where(seat, jnp.iinfo(jnp.int32).min, s.bets).max(1) / sb,
-    ], axis=1)
-    return obs.at[:, flat56.STACK : flat56.OPP_BET + 1].set(numbers.astype(jnp.float32))
+        _at(s.bets, p) / sb, jnp.where(seat, jnp.iinfo(jnp.int32).min, s.bets).max(1) / sb, own | board,
+    )
 
 
 def encode_flat107(s: HoldemState, rules: k.Rules) -> jax.Array:
     """(B, 107) float32: ``encoders.flat107`` of each table's seat to act."""
-    obs = _one_hot(flat107.SIZE, card_entries(s, rules.n, flat107.HOLE, flat107.BOARD))
-    numbers = jnp.stack([s.bets.max(1) / jnp.float32(rules.small_blind), (rules.n - s.folded.sum(1)).astype(jnp.float32),
-                         s.active_at_start.astype(jnp.float32)], axis=1)
-    return obs.at[:, flat107.BET : flat107.ACTIVE_AT_START + 1].set(numbers)
+    own, board = seen_cards(s, rules.n)
+    return _floats(s.bets.max(1) / jnp.float32(rules.small_blind), rules.n - s.folded.sum(1), s.active_at_start,
+                   board, own)

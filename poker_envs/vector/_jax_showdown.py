@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+import jax
 import jax.numpy as jnp
 import numpy as np
 
@@ -38,6 +39,14 @@ def evaluate7(cards: jnp.ndarray, ranking: HandRanking) -> jnp.ndarray:
     suit = jnp.argmax(flush, axis=-1)
     mask = jnp.where(suits == suit[..., None], 1 << ranks, 0).sum(-1)  # distinct cards: the sum is an OR
     return jnp.where(flush.any(-1), jnp.asarray(flush_table)[mask], jnp.asarray(rank_table)[key])
+
+
+def sort_rows(x: jax.Array) -> jax.Array:
+    """Each row of ``x`` (B, n) ascending, from every entry's rank (n**2 comparisons; XLA's sort is slow on CPU)."""
+    seats = jnp.arange(x.shape[1])
+    before = (x[:, None, :] < x[:, :, None]) | ((x[:, None, :] == x[:, :, None]) & (seats < seats[:, None]))
+    rank = before.sum(2)  # (B, n): the place of each entry in ascending order (ties by seat)
+    return (x[:, :, None] * (rank[:, :, None] == seats)).sum(1).astype(x.dtype)
 
 
 def _winners(eligible: jnp.ndarray, strengths: jnp.ndarray) -> jnp.ndarray:
@@ -69,7 +78,7 @@ def settle(
     """
     b, n = contributed.shape
     live = ~folded
-    levels = jnp.sort(contributed, axis=1)
+    levels = sort_rows(contributed)
     top_live = jnp.max(jnp.where(live, contributed, 0), axis=1)[:, None]  # the highest level a live seat reaches
     top_set = live & (contributed >= top_live)
     layers = []

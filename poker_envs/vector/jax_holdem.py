@@ -6,6 +6,8 @@ arguments as the numpy engine (checked by the same code); see ``poker_envs.vecto
 
 from __future__ import annotations
 
+from functools import partial
+
 from typing import Any
 
 import jax
@@ -13,6 +15,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from poker_envs._holdem_env import seeded_buttons
+from poker_envs.encoders import flat56, flat107, holdem_default
 from poker_envs.encoders.poker_cnn import HISTORY
 from poker_envs.games.holdem import HoldemConfig, HoldemGame
 from poker_envs.vector import _holdem_kernels as k
@@ -33,7 +36,7 @@ class JaxHoldem:
         self.num_actions = game.num_distinct_actions
         self.max_game_length = game.max_game_length
         self.obs_encoder = obs_encoder
-        sizes = {"default": (j.holdem_default.size(n),), "flat56": (j.flat56.SIZE,), "flat107": (j.flat107.SIZE,),
+        sizes = {"default": (holdem_default.size(n),), "flat56": (flat56.SIZE,), "flat107": (flat107.SIZE,),
                  "poker_cnn": CNN_SHAPE}
         self.observation_shape = sizes[obs_encoder]
         self.rules = k.Rules.from_game(game, history=HISTORY if obs_encoder == "poker_cnn" else 0)
@@ -43,6 +46,7 @@ class JaxHoldem:
         self._start = j.start_rows(self.rules)
 
     # The functional contract -----------------------------------------------------------------
+    @partial(jax.jit, static_argnums=(0, 2))  # one compiled program per game and table count
     def init(self, key: jax.Array, num_envs: int) -> tuple[j.HoldemState, VectorStep]:
         """``num_envs`` tables, buttons and cards drawn from ``key``; (state, first output)."""
         k_button, k_deal, k_state = jax.random.split(key, 3)

@@ -11,6 +11,8 @@ flagged in ``state.illegal``.
 
 from __future__ import annotations
 
+from functools import partial
+
 from typing import Any, NamedTuple
 
 import jax
@@ -79,6 +81,7 @@ class JaxPushFold:
         self._act_slots = jnp.asarray(_PF_ACTS + 3 * (np.arange(n) + offset), jnp.int32)
 
     # The functional contract -----------------------------------------------------------------
+    @partial(jax.jit, static_argnums=(0, 2))  # one compiled program per game and table count
     def init(self, key: jax.Array, num_envs: int) -> tuple[PushFoldState, VectorStep]:
         """``num_envs`` tables dealt from ``key``; (state, first output)."""
         k_deal, k_state = jax.random.split(key)

@@ -12,6 +12,8 @@ when facing a raise, check otherwise (fold is masked then); ``state.illegal`` ma
 
 from __future__ import annotations
 
+from functools import partial
+
 from typing import Any, NamedTuple
 
 import jax
@@ -77,6 +79,7 @@ class JaxSmallGame:
         self.obs_encoder = "infostate" if obs_encoder == "default" else obs_encoder
 
     # The functional contract -----------------------------------------------------------------
+    @partial(jax.jit, static_argnums=(0, 2))  # one compiled program per game and table count
     def init(self, key: jax.Array, num_envs: int) -> tuple[Any, VectorStep]:
         """``num_envs`` tables dealt from ``key``; (state, first output)."""
         k_deal, k_state = jax.random.split(key)
