@@ -126,7 +126,7 @@ def main(argv: list[str] | None = None) -> None:
                         rate, compile_s = host_rate(row.game, row.config, n, args.seconds, "jax" if mode == "host" else "numpy")
                     rates.append(rate)
             cells = "".join(f"{r:>13,.0f}" for r in rates) if mode != "openspiel" else f"{rates[0]:>13,.0f} (one state at a time)"
-            tail = f"{compile_s:>11.1f}{size:>13,}" if mode in ("host", "device") else ""
+            tail = f"{compile_s:>11.1f}" + (f"{size:>13,}" if mode == "device" else "") if mode in ("host", "device") else ""
             print(f"{label:<13}{mode:<10}{cells}{tail}", flush=True)
             results.append({"game": label, "mode": mode, "sizes": args.sizes if mode != "openspiel" else [1],
                             "decisions_per_second": rates, "compile_seconds": compile_s, "bytes_per_table": size})

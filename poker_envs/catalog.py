@@ -39,6 +39,7 @@ class GameEntry:
     heads_up: tuple[tuple[str, Any], ...] = ()  # raw_env keywords of a heads-up match (the tournament's defaults)
     solvers: tuple[str, ...] = ()  # solver CLIs of SOLVERS that accept it as --game
     vector_factory: str = ""  # "module:function" of its batched engine (``poker_envs.vector.make``); "" for none
+    jax_factory: str = ""  # "module:function" of its JAX engine (``vector.make(..., backend="jax")``); "" for none
 
     @property
     def module_path(self) -> str:
@@ -104,6 +105,7 @@ GAMES: tuple[GameEntry, ...] = (
         rules=nolimit_holdem, encoders=_HOLDEM_ENCODERS, players=(2, 10), reward_unit="bb",
         heads_up=(("num_players", 2),),
         vector_factory="poker_envs.vector.holdem:make_nolimit",
+        jax_factory="poker_envs.vector.jax_holdem:make_nolimit",
     ),
     GameEntry(
         key="limit", title="Fixed-limit Texas hold'em", env_module="limit_holdem_v0",
@@ -111,6 +113,7 @@ GAMES: tuple[GameEntry, ...] = (
         rules=limit_holdem, encoders=_HOLDEM_ENCODERS, players=(2, 10), reward_unit="bb",
         heads_up=(("num_players", 2),),
         vector_factory="poker_envs.vector.holdem:make_limit",
+        jax_factory="poker_envs.vector.jax_holdem:make_limit",
     ),
     GameEntry(
         key="shortdeck", title="No-limit short-deck hold'em", env_module="shortdeck_holdem_v0",
@@ -118,6 +121,7 @@ GAMES: tuple[GameEntry, ...] = (
         rules=shortdeck_holdem, encoders=_HOLDEM_ENCODERS, players=(2, 10), reward_unit="bb",
         heads_up=(("num_players", 2),),
         vector_factory="poker_envs.vector.holdem:make_shortdeck",
+        jax_factory="poker_envs.vector.jax_holdem:make_shortdeck",
     ),
     GameEntry(
         key="push_fold", title="Push-or-fold hold'em", env_module="push_fold_v0",
@@ -125,18 +129,21 @@ GAMES: tuple[GameEntry, ...] = (
         rules=push_fold, encoders=("default", "push_fold", "poker_cnn", "flat107", "flat56"), players=(2, 6),
         reward_unit="bb",
         vector_factory="poker_envs.vector.push_fold:make_push_fold",
+        jax_factory="poker_envs.vector.jax_push_fold:make_push_fold",
     ),
     GameEntry(
         key="leduc", title="Leduc hold'em", env_module="leduc_holdem_v0",
         pettingzoo_id="poker_envs/leduc_holdem-v0", gymnasium_id="poker_envs/LeducHoldem-v0",
         rules=leduc, encoders=("default", "infostate", "rank_chips"), players=(2, 2), solvers=("cfr",),
         vector_factory="poker_envs.vector.leduc:make_leduc",
+        jax_factory="poker_envs.vector.jax_small:make_leduc",
     ),
     GameEntry(
         key="kuhn", title="Kuhn poker", env_module="kuhn_poker_v0",
         pettingzoo_id="poker_envs/kuhn_poker-v0", gymnasium_id="poker_envs/KuhnPoker-v0",
         rules=kuhn, encoders=("default", "infostate"), players=(2, 2), solvers=("cfr",),
         vector_factory="poker_envs.vector.kuhn:make_kuhn",
+        jax_factory="poker_envs.vector.jax_small:make_kuhn",
     ),
     GameEntry(
         key="threshold", title="The threshold game", env_module="threshold_v0",

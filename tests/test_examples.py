@@ -129,3 +129,9 @@ def test_vector_ppo_smoke(game):
     out = load("vector_ppo").main(["--game", game, "--tables", "8", "--steps", "64", "--n-steps", "4", "--no-progress"])
     assert out["batched"]["steps"] == 64 and out["single"]["steps"] == 32  # one rollout of 8 tables x 4 steps
     assert out["speedup"] > 0 and np.isfinite(out["batched"]["last_rollout_reward"])
+
+
+def test_jax_ppo_example_smoke(tmp_path):
+    out = load("jax_ppo").main(["--steps", "512", "--num-envs", "8", "--out", str(tmp_path), "--no-progress"])
+    assert out["steps"] >= 512 and out["steps_per_second"] > 0
+    assert list(tmp_path.glob("checkpoint_*.npz"))

@@ -395,3 +395,15 @@ def test_batched_holdem_view_has_the_single_table_bounds(encoder: str) -> None:
     for _ in range(30):
         assert venv.observation_space.contains(obs)
         obs, _, _, _, info = venv.step(np.array([random_legal(m, rng) if m.any() else 0 for m in info["action_mask"]]))
+
+
+# ---- JAX: the on-device trainer ---------------------------------------------------------------------------
+
+
+@pytest.mark.slow
+def test_jax_ppo_recipe_trains_and_checkpoints(tmp_path: Path) -> None:
+    """The README's JAX recipe as written: it trains, reports its speed and leaves checkpoints under out/."""
+    stdout = run_script(tmp_path, readme_recipe("jax-ppo"))
+    assert "100," in stdout and "steps/s" in stdout
+    checkpoints = sorted((tmp_path / "out" / "jax_nl").glob("checkpoint_*.npz"))
+    assert len(checkpoints) >= 2  # the untrained one and at least the last

@@ -239,3 +239,26 @@ def test_tables_shard_over_the_local_devices() -> None:
     run = subprocess.run([sys.executable, "-c", SHARDED], capture_output=True, text=True, cwd=ROOT, env=env)
     assert run.returncode == 0, run.stderr[-3000:]
     assert "SHARDED_OK" in run.stdout
+
+
+@pytest.mark.parametrize("ended", [0, 3, 16, 40])
+def test_showdowns_on_gathered_rows_equal_every_row(ended: int) -> None:
+    """Settling only the tables whose hand ended (gathered into a quarter of the rows) pays what settling every
+    table pays, and deals new cards exactly there; past the capacity every table is done."""
+    from poker_envs.vector import _jax_holdem as j
+
+    game = functional.make("nolimit_holdem", num_players=4, starting_stack=[30, 80, 12, 55], ante=1)
+    state, out = game.init(jax.random.key(5), 40)
+    for t in range(6):  # into the hand, some all-in
+        state, out = game.step(state, functional.random_actions(jax.random.key(t), out.action_mask))
+    over = jnp.asarray(np.random.default_rng(ended).permutation(40) < ended)
+    key = jax.random.key(9)
+    won_g, decks_g = j.showdowns(state, game.rules, over, key, game.deck, capacity=10)
+    won_e, decks_e = j.showdowns(state, game.rules, over, key, game.deck, capacity=40)
+    np.testing.assert_array_equal(np.asarray(won_g), np.asarray(won_e))
+    assert (np.asarray(won_e).sum(1) == 0).all() and not np.asarray(won_e)[~np.asarray(over)].any()
+    for decks in (np.asarray(decks_g), np.asarray(decks_e)):
+        np.testing.assert_array_equal(decks[~np.asarray(over)], np.asarray(state.deck)[~np.asarray(over)])
+        assert all(len(set(row)) == decks.shape[1] for row in decks.tolist())
+    if 0 < ended <= 10:
+        assert not np.array_equal(np.asarray(decks_g), np.asarray(decks_e))  # the gathered path dealt its own

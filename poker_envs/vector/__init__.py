@@ -23,6 +23,11 @@ _FACTORIES: dict[str, str] = {
     for name in (g.env_module.removesuffix("_v0"), g.key)
 }
 _FACTORIES["short_deck_nolimit_holdem"] = _FACTORIES["shortdeck"]  # short deck under its rules game's name too
+# The same names -> the JAX engine's factory (imported only when asked for: the numpy path never imports JAX).
+_JAX_FACTORIES: dict[str, str] = {
+    name: g.jax_factory for g in catalog.GAMES if g.jax_factory for name in (g.env_module.removesuffix("_v0"), g.key)
+}
+_JAX_FACTORIES["short_deck_nolimit_holdem"] = _JAX_FACTORIES["shortdeck"]
 
 __all__ = ["BACKENDS", "VectorGame", "VectorStep", "check_actions", "games", "make"]
 
@@ -32,13 +37,19 @@ def games() -> list[str]:
     return sorted(_FACTORIES)
 
 
-def make(game: str, num_envs: int, seed: int | None = None, backend: str = "numpy", **config: Any) -> VectorGame:
+def make(
+    game: str, num_envs: int, seed: int | None = None, backend: str = "numpy", shard: bool | None = None, **config: Any
+) -> VectorGame:
     """A batched ``game`` of ``num_envs`` tables (``config`` as the AEC environment of that game).
 
     ``backend="jax"`` (the ``[jax]`` extra) plays the same game with JAX arrays under ``jit`` (CPU or GPU);
-    its functional form for on-device loops is the result's ``game`` (``poker_envs.vector.functional``)."""
+    its functional form for on-device loops is the result's ``game`` (``poker_envs.vector.functional``).
+    ``shard`` (JAX only; default True) splits the tables over the local devices when there are several."""
     if game not in _FACTORIES:
         raise ValueError(f"game {game!r} has no batched engine; choose one of {games()}")
-    check_backend(backend)
-    module, factory = _FACTORIES[game].split(":")
-    return getattr(import_module(module), factory)(num_envs, seed=seed, backend=backend, **config)
+    check_backend(backend, shard)
+    if backend == "numpy":
+        module, factory = _FACTORIES[game].split(":")
+        return getattr(import_module(module), factory)(num_envs, seed=seed, **config)
+    module, factory = _JAX_FACTORIES[game].split(":")
+    return getattr(import_module(module), factory)(num_envs, seed=seed, shard=shard, **config)

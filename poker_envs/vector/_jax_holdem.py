@@ -274,13 +274,37 @@ def hole_cards(deck: jax.Array, button: jax.Array, n: int) -> jax.Array:
     return jnp.stack([jnp.take_along_axis(deck, place, 1), jnp.take_along_axis(deck, place + n, 1)], axis=2)
 
 
-def results(s: HoldemState, rules: k.Rules) -> jax.Array:
-    """(B, n) int32 chips won (+) or lost (-) by each seat if every table's hand ended now."""
+def results(deck: jax.Array, button: jax.Array, contributed: jax.Array, folded: jax.Array, rules: k.Rules) -> jax.Array:
+    """(R, n) int32 chips won (+) or lost (-) by each seat of R finished hands (their tables' arrays)."""
     n = rules.n
-    board = jnp.broadcast_to(s.deck[:, None, 2 * n :], (s.deck.shape[0], n, 5))
-    strengths = evaluate7(jnp.concatenate([hole_cards(s.deck, s.button, n), board], axis=2), rules.ranking)
-    won = settle(s.contributed, s.folded, strengths, s.button, odd_chips=rules.odd_chips)
-    return won - s.contributed
+    board = jnp.broadcast_to(deck[:, None, 2 * n :], (deck.shape[0], n, 5))
+    strengths = evaluate7(jnp.concatenate([hole_cards(deck, button, n), board], axis=2), rules.ranking)
+    return settle(contributed, folded, strengths, button, odd_chips=rules.odd_chips) - contributed
+
+
+def showdowns(s: HoldemState, rules: k.Rules, over: jax.Array, key: jax.Array, deck: np.ndarray, capacity: int
+              ) -> tuple[jax.Array, jax.Array]:
+    """(chips won (B, n), zero where the hand goes on; the dealing orders with new deals where ``over``).
+
+    The work is done on the rows of ``over`` only, gathered into ``capacity`` rows, when no more hands than
+    that ended in this step (a hand needs a step, so most steps end few); else on every row."""
+    b, size = s.deck.shape
+
+    def gathered(_: None) -> tuple[jax.Array, jax.Array]:
+        idx = jnp.nonzero(over, size=capacity, fill_value=b)[0]  # b: no row (dropped when written back)
+        rows = jnp.minimum(idx, b - 1)
+        won = results(s.deck[rows], s.button[rows], s.contributed[rows], s.folded[rows], rules)
+        fresh = deal(key, capacity, deck, size)
+        return (jnp.zeros_like(s.contributed).at[idx].set(won, mode="drop"),
+                s.deck.at[idx].set(fresh, mode="drop"))
+
+    def every(_: None) -> tuple[jax.Array, jax.Array]:
+        won = results(s.deck, s.button, s.contributed, s.folded, rules)
+        return jnp.where(over[:, None], won, 0), jnp.where(over[:, None], deal(key, b, deck, size), s.deck)
+
+    if capacity >= b:
+        return every(None)
+    return jax.lax.cond(over.sum() <= capacity, gathered, every, None)
 
 
 # Observations -------------------------------------------------------------------------------------------

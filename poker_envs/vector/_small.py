@@ -13,10 +13,9 @@ from typing import Any
 
 import numpy as np
 
-from poker_envs.vector.base import VectorStep, check_actions, check_active
+from poker_envs.vector.base import VectorStep, check_actions, check_active, check_reset_options
 
 Rows = slice | np.ndarray
-RESET_OPTIONS = ("decks", "buttons")
 
 
 class SmallVectorGame:
@@ -59,11 +58,7 @@ class SmallVectorGame:
         if seed is not None:
             self._rng = np.random.default_rng(seed)
         options = dict(options or {})
-        unknown = sorted(set(options) - set(RESET_OPTIONS))
-        if unknown:
-            raise ValueError(f"reset options {unknown} are unknown; known options: {list(RESET_OPTIONS)}")
-        if options.get("buttons") is not None:
-            raise ValueError(f"options['buttons'] cannot be used: {self.name} has no button (seat 0 always acts first)")
+        check_reset_options(options, self.name, has_button=False)
         decks = options.get("decks")
         self._deal(slice(None))
         if decks is not None:
@@ -100,27 +95,10 @@ class SmallVectorGame:
 
     # Shared helpers --------------------------------------------------------------------------
     def _deal(self, rows: Rows) -> None:
-        """Shuffle a fresh deck per table and keep its first ``deal_size`` cards."""
-        m = self._rows[rows].size
-        order = self._rng.random((m, self.num_cards)).argsort(axis=1)
-        self.cards[rows] = order[:, : self.deal_size]
+        self.cards[rows] = deal_cards(self._rng, self._rows[rows].size, self.num_cards, self.deal_size)
 
     def _check_decks(self, decks: Any) -> np.ndarray:
-        arr = np.asarray(decks)
-        want = (self.num_envs, self.deal_size)
-        if arr.shape != want:
-            raise ValueError(f"options['decks'] must have shape {want} (one deal per table), got {arr.shape}")
-        if arr.dtype == np.bool_ or not np.issubdtype(arr.dtype, np.integer):
-            raise TypeError(f"options['decks'] must be an integer array, got dtype {arr.dtype}")
-        bad_range = ((arr < 0) | (arr >= self.num_cards)).any(axis=1)
-        srt = np.sort(arr, axis=1)
-        bad = bad_range | (srt[:, 1:] == srt[:, :-1]).any(axis=1)
-        if bad.any():
-            t = int(np.flatnonzero(bad)[0])
-            raise ValueError(
-                f"options['decks'][{t}] = {arr[t].tolist()} must be {self.deal_size} distinct cards in 0..{self.num_cards - 1}"
-            )
-        return arr.astype(np.int8)
+        return check_decks(decks, self.num_envs, self.num_cards, self.deal_size).astype(np.int8)
 
     def _output(self, rewards: np.ndarray, terminated: np.ndarray) -> VectorStep:
         return VectorStep(self._obs.copy(), self._mask.copy(), self.player.astype(np.int64), rewards, terminated)
@@ -134,3 +112,25 @@ class SmallVectorGame:
 
     def _encode(self, rows: Rows) -> None:
         raise NotImplementedError
+
+
+def deal_cards(rng: np.random.Generator, count: int, num_cards: int, deal_size: int) -> np.ndarray:
+    """(count, deal_size) deals: a fresh shuffle of ``num_cards`` cards per table, its first ``deal_size`` kept
+    (every backend's reset deals this way, so a seed deals the same first hands in each)."""
+    return rng.random((count, num_cards)).argsort(axis=1)[:, :deal_size]
+
+
+def check_decks(decks: Any, num_envs: int, num_cards: int, deal_size: int) -> np.ndarray:
+    """``options["decks"]`` as int64 (num_envs, deal_size) distinct card ids; errors name the option and the table."""
+    arr = np.asarray(decks)
+    want = (num_envs, deal_size)
+    if arr.shape != want:
+        raise ValueError(f"options['decks'] must have shape {want} (one deal per table), got {arr.shape}")
+    if arr.dtype == np.bool_ or not np.issubdtype(arr.dtype, np.integer):
+        raise TypeError(f"options['decks'] must be an integer array, got dtype {arr.dtype}")
+    srt = np.sort(arr, axis=1)
+    bad = ((arr < 0) | (arr >= num_cards)).any(axis=1) | (srt[:, 1:] == srt[:, :-1]).any(axis=1)
+    if bad.any():
+        t = int(np.flatnonzero(bad)[0])
+        raise ValueError(f"options['decks'][{t}] = {arr[t].tolist()} must be {deal_size} distinct cards in 0..{num_cards - 1}")
+    return arr.astype(np.int64)

@@ -65,6 +65,16 @@ def check_backend(backend: Any, shard: Any = None) -> None:
             raise ImportError("backend='jax' needs JAX: pip install 'poker-envs[jax]'") from None
 
 
+def check_reset_options(options: dict[str, Any], game: str, has_button: bool) -> None:
+    """ValueError naming an unknown reset option, or ``buttons`` for a game without a button (every backend)."""
+    allowed = ["decks", "buttons"] if has_button else ["decks"]
+    unknown = sorted(set(options) - {"decks", "buttons"})
+    if unknown:
+        raise ValueError(f"unknown reset options {unknown}; allowed: {allowed}")
+    if not has_button and options.get("buttons") is not None:
+        raise ValueError(f"options['buttons'] cannot be used: {game} has no button (seat 0 always acts first)")
+
+
 def check_active(active: Any, num_envs: int) -> np.ndarray:
     """``active`` as a (num_envs,) bool array; ValueError/TypeError naming ``active`` otherwise."""
     arr = np.asarray(active)

@@ -21,7 +21,7 @@ from poker_envs.games.holdem import HoldemConfig, HoldemGame
 from poker_envs.vector import _holdem_kernels as k
 from poker_envs.vector._holdem_cnn import SHAPE as CNN_SHAPE, encode_poker_cnn
 from poker_envs.vector._holdem_encode import default_size, encode_default, encode_flat56, encode_flat107
-from poker_envs.vector.base import VectorStep, check_actions, check_active, check_backend
+from poker_envs.vector.base import VectorStep, check_actions, check_active, check_reset_options
 from poker_envs.vector.sampling import Dealer
 
 ENCODERS = ("default", "flat56", "flat107", "poker_cnn")  # the batched forms of these single-table encoders
@@ -44,6 +44,7 @@ class VectorHoldem:
         self.num_actions = game.num_distinct_actions
         self.max_game_length = game.max_game_length
         self.obs_encoder = obs_encoder
+        self.reward_unit = reward_unit
         sizes = {"default": (default_size(n),), "flat56": (flat56.SIZE,), "flat107": (flat107.SIZE,), "poker_cnn": CNN_SHAPE}
         self.observation_shape = sizes[obs_encoder]
         # poker_cnn reads the last actions of the street and the one before: the tables keep them only then.
@@ -67,6 +68,11 @@ class VectorHoldem:
         self._obs = np.zeros((self.num_envs, *self.observation_shape), dtype=np.float32)
 
     @property
+    def rules(self) -> k.Rules:
+        """The configuration as the kernels read it (numbers and arrays)."""
+        return self._rules
+
+    @property
     def observation_bounds(self) -> tuple[np.ndarray, np.ndarray]:
         """(low, high) of every observation entry: the single-table encoder's finite Box bounds."""
         space = available_encoders()[self.obs_encoder](HoldemGame(self.config)).observation_space
@@ -87,20 +93,11 @@ class VectorHoldem:
         if seed is not None:
             self._rng = np.random.default_rng(seed)
             self._seed = seed
-        options = dict(options or {})
-        unknown = sorted(set(options) - {"decks", "buttons"})
-        if unknown:
-            raise ValueError(f"unknown reset options {unknown}; allowed: 'decks', 'buttons'")
         b, n = self.num_envs, self.num_players
-        if seed is not None or not self._started:  # drawn from the seed apart from the cards' stream
-            buttons = seeded_buttons(self._seed, n, b).astype(np.int64)
-        else:
-            buttons = (self.tables.button.astype(np.int64) + 1) % n
+        last = None if seed is not None or not self._started else self.tables.button
         self._started = True
-        if "buttons" in options:
-            buttons = _check_int_array("buttons", options["buttons"], (b,), 0, n - 1)
-        decks = self._dealer.check(options["decks"], b) if "decks" in options else None
-        self._deal(self.tables, np.arange(b), buttons, decks)
+        buttons, decks = reset_hands(self._rng, self._dealer, b, n, self._seed, last, dict(options or {}))
+        self._start_hands(self.tables, np.arange(b), buttons, decks)
         return self._observe(np.zeros((b, n)), np.zeros(b, dtype=bool))
 
     def step(self, actions: np.ndarray, active: np.ndarray | None = None) -> VectorStep:
@@ -139,12 +136,13 @@ class VectorHoldem:
         if over.size:
             rewards[over] = k.settle(t, rules, over) * self._scale
             terminated[over] = True
-            self._deal(t, over, (t.button[over].astype(np.int64) + 1) % self.num_players, None)
+            buttons = (t.button[over].astype(np.int64) + 1) % self.num_players
+            self._start_hands(t, over, buttons, self._dealer.deal(self._rng, len(over)))
         return rewards, terminated
 
-    def _deal(self, t: k.Tables, rows: np.ndarray, buttons: np.ndarray, decks: np.ndarray | None) -> None:
-        """Start a hand at ``rows`` of ``t`` with ``buttons``; dealing orders from ``decks`` then the Generator."""
-        t.deck[rows] = self._dealer.deal(self._rng, len(rows), decks)
+    def _start_hands(self, t: k.Tables, rows: np.ndarray, buttons: np.ndarray, decks: np.ndarray) -> None:
+        """Start a hand at ``rows`` of ``t`` with ``buttons`` and the dealing orders ``decks``."""
+        t.deck[rows] = decks
         for name, value in vars(self._start).items():  # all but the cards: the hand's start for that button
             if name != "deck":
                 getattr(t, name)[rows] = value[buttons]
@@ -197,20 +195,22 @@ def check_options(config: HoldemConfig, reward_unit: str, obs_encoder: str) -> N
         raise ValueError(f"obs_encoder {obs_encoder!r} counts chips in small blinds, and small_blind is 0")
 
 
-def build(
-    num_envs: int, config: HoldemConfig, seed: int | None, reward_unit: str, obs_encoder: str, backend: str,
-    shard: bool | None,
-) -> Any:
-    """The engine of ``backend`` ("numpy": ``VectorHoldem``; "jax": ``JaxHoldem`` behind ``JaxVectorGame``)."""
-    check_backend(backend, shard)
-    if backend == "numpy":
-        return VectorHoldem(num_envs, config, seed=seed, reward_unit=reward_unit, obs_encoder=obs_encoder)
-    check_options(config, reward_unit, obs_encoder)
-    from poker_envs.vector.jax_env import JaxVectorGame
-    from poker_envs.vector.jax_holdem import JaxHoldem
-
-    game = JaxHoldem(config, reward_unit=reward_unit, obs_encoder=obs_encoder)
-    return JaxVectorGame(game, num_envs, seed, shard=shard is not False)
+def reset_hands(
+    rng: np.random.Generator, dealer: Dealer, num_envs: int, num_players: int, seed: int | None,
+    last_buttons: np.ndarray | None, options: dict[str, Any],
+) -> tuple[np.ndarray, np.ndarray]:
+    """(buttons, dealing orders) of a reset, in every backend: buttons drawn from ``seed`` apart from the cards'
+    stream (``last_buttons`` None: a seeded or first reset) or one seat on from ``last_buttons``;
+    ``options["buttons"]`` fixes them; ``options["decks"]`` are dealt first, the rest from ``rng``."""
+    check_reset_options(options, "holdem", has_button=True)
+    if last_buttons is None:
+        buttons = seeded_buttons(seed, num_players, num_envs).astype(np.int64)
+    else:
+        buttons = (np.asarray(last_buttons).astype(np.int64) + 1) % num_players
+    if "buttons" in options:
+        buttons = _check_int_array("buttons", options["buttons"], (num_envs,), 0, num_players - 1)
+    decks = dealer.check(options["decks"], num_envs) if "decks" in options else None
+    return buttons, dealer.deal(rng, num_envs, decks)
 
 
 def _check_int_array(name: str, value: Any, shape: tuple[int, ...] | None, low: int, high: int) -> np.ndarray:
@@ -227,35 +227,31 @@ def _check_int_array(name: str, value: Any, shape: tuple[int, ...] | None, low: 
 def make_nolimit(
     num_envs: int, seed: int | None = None, *, num_players: int = 2, small_blind: int = 1, big_blind: int = 2,
     ante: int = 0, starting_stack: int | Sequence[int] = 200, bet_sizing: str | tuple[float, ...] = "abstract",
-    reward_unit: str = "big_blinds", obs_encoder: str = "default", backend: str = "numpy",
-    shard: bool | None = None,
+    reward_unit: str = "big_blinds", obs_encoder: str = "default",
 ) -> VectorHoldem:
-    """Batched ``nolimit_holdem_v0`` (same arguments as ``nolimit_holdem_v0.env``); ``backend`` and ``shard``
-    (JAX only: split the tables over the local devices, default True) as ``poker_envs.vector.make``."""
+    """Batched ``nolimit_holdem_v0`` (same arguments as ``nolimit_holdem_v0.env``)."""
     config = holdem_config("nolimit", num_players, small_blind, big_blind, ante, starting_stack, bet_sizing)
-    return build(num_envs, config, seed, reward_unit, obs_encoder, backend, shard)
+    return VectorHoldem(num_envs, config, seed=seed, reward_unit=reward_unit, obs_encoder=obs_encoder)
 
 
 def make_shortdeck(
     num_envs: int, seed: int | None = None, *, num_players: int = 2, small_blind: int = 1, big_blind: int = 2,
     ante: int = 0, starting_stack: int | Sequence[int] = 200, bet_sizing: str | tuple[float, ...] = "abstract",
     trips_beat_straight: bool = False, reward_unit: str = "big_blinds", obs_encoder: str = "default",
-    backend: str = "numpy", shard: bool | None = None,
 ) -> VectorHoldem:
     """Batched ``shortdeck_holdem_v0`` (same arguments as ``shortdeck_holdem_v0.env``)."""
     ranking = short_deck_ranking(trips_beat_straight)
     config = holdem_config("nolimit", num_players, small_blind, big_blind, ante, starting_stack, bet_sizing, ranking=ranking)
-    return build(num_envs, config, seed, reward_unit, obs_encoder, backend, shard)
+    return VectorHoldem(num_envs, config, seed=seed, reward_unit=reward_unit, obs_encoder=obs_encoder)
 
 
 def make_limit(
     num_envs: int, seed: int | None = None, *, num_players: int = 2, small_blind: int = 1, big_blind: int = 2,
     ante: int = 0, starting_stack: int | Sequence[int] = 200, allow_fold_when_check: bool = False,
-    reward_unit: str = "big_blinds", obs_encoder: str = "default", backend: str = "numpy",
-    shard: bool | None = None,
+    reward_unit: str = "big_blinds", obs_encoder: str = "default",
 ) -> VectorHoldem:
     """Batched ``limit_holdem_v0`` (same arguments as ``limit_holdem_v0.env``)."""
     config = holdem_config(
         "limit", num_players, small_blind, big_blind, ante, starting_stack, allow_fold_when_check=allow_fold_when_check
     )
-    return build(num_envs, config, seed, reward_unit, obs_encoder, backend, shard)
+    return VectorHoldem(num_envs, config, seed=seed, reward_unit=reward_unit, obs_encoder=obs_encoder)

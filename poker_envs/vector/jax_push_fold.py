@@ -12,7 +12,6 @@ flagged in ``state.illegal``.
 from __future__ import annotations
 
 from functools import partial
-
 from typing import Any, NamedTuple
 
 import jax
@@ -27,8 +26,9 @@ from poker_envs.encoders.small_games import (
 from poker_envs.games.push_fold import ALL_IN, FOLD, PushFoldConfig
 from poker_envs.vector import _jax_holdem as j
 from poker_envs.vector._jax_showdown import evaluate7, settle
-from poker_envs.vector.base import VectorStep
-from poker_envs.vector.push_fold import ENCODERS, NOT_ACTED, hand_classes
+from poker_envs.vector.base import VectorStep, check_reset_options
+from poker_envs.vector.jax_env import JaxVectorGame
+from poker_envs.vector.push_fold import ENCODERS, NOT_ACTED, VectorPushFold, hand_classes, make_push_fold as make_numpy
 from poker_envs.vector.sampling import Dealer
 
 
@@ -161,11 +161,7 @@ class JaxPushFold:
                      options: dict[str, Any], last_buttons: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
         """(buttons (zeros), dealing orders) of a reset, drawn from ``rng`` as the numpy engine draws them (same
         seed, same first hands); ``options`` checked as the numpy engine checks them (``buttons`` refused)."""
-        unknown = sorted(set(options) - {"decks", "buttons"})
-        if unknown:
-            raise ValueError(f"unknown reset options {unknown}; allowed: 'decks'")
-        if options.get("buttons") is not None:
-            raise ValueError("options['buttons'] cannot be used: push_fold has no button (seat 0 always acts first)")
+        check_reset_options(options, "push_fold", has_button=False)
         dealer = Dealer(self.deck, self.deal_size)
         decks = dealer.check(options["decks"], num_envs) if "decks" in options else None
         return np.zeros(num_envs, dtype=np.int64), dealer.deal(rng, num_envs, decks)
@@ -185,3 +181,9 @@ def _select(rows: jax.Array, new: PushFoldState, old: PushFoldState) -> PushFold
         a, b = getattr(new, name), getattr(old, name)
         fields[name] = jnp.where(rows.reshape(rows.shape + (1,) * (b.ndim - 1)), a, b)
     return old._replace(**fields)
+
+
+def make_push_fold(num_envs: int, seed: int | None = None, *, shard: bool | None = None, **config: Any) -> JaxVectorGame:
+    """``vector.make("push_fold", ..., backend="jax")``: ``config`` as ``vector.push_fold.make_push_fold`` (checked there)."""
+    engine: VectorPushFold = make_numpy(1, **config)
+    return JaxVectorGame(JaxPushFold(engine.config, engine.obs_encoder), num_envs, seed, shard=shard is not False)

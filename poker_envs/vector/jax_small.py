@@ -13,7 +13,6 @@ when facing a raise, check otherwise (fold is masked then); ``state.illegal`` ma
 from __future__ import annotations
 
 from functools import partial
-
 from typing import Any, NamedTuple
 
 import jax
@@ -24,8 +23,9 @@ from poker_envs.encoders.small_games import LEDUC_SIZE
 from poker_envs.games.kuhn import BET, PASS, KuhnGame
 from poker_envs.games.leduc import ANTE, FOLD, MAX_ACTIONS_PER_ROUND, MAX_RAISES, NUM_SUITS, RAISE, RAISE_SIZES, LeducGame
 from poker_envs.vector import _jax_holdem as j
-from poker_envs.vector._small import RESET_OPTIONS
-from poker_envs.vector.base import VectorStep
+from poker_envs.vector._small import check_decks, deal_cards
+from poker_envs.vector.base import VectorStep, check_reset_options
+from poker_envs.vector.jax_env import JaxVectorGame
 from poker_envs.vector.kuhn import VectorKuhn
 from poker_envs.vector.leduc import RANK_CHIPS_SIZE, VectorLeduc
 
@@ -125,32 +125,11 @@ class JaxSmallGame:
                      options: dict[str, Any], last_buttons: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
         """(buttons (zeros), deals) of a reset, drawn from ``rng`` as the numpy engine draws them (same seed, same
         first hands); ``options`` checked as the numpy engine checks them (``buttons`` refused)."""
-        unknown = sorted(set(options) - set(RESET_OPTIONS))
-        if unknown:
-            raise ValueError(f"reset options {unknown} are unknown; known options: {list(RESET_OPTIONS)}")
-        if options.get("buttons") is not None:
-            raise ValueError(f"options['buttons'] cannot be used: {self.name} has no button (seat 0 always acts first)")
-        cards = rng.random((num_envs, self.num_cards)).argsort(axis=1)[:, : self.deal_size]
+        check_reset_options(options, self.name, has_button=False)
+        cards = deal_cards(rng, num_envs, self.num_cards, self.deal_size)
         if options.get("decks") is not None:
-            cards = self._check_decks(options["decks"], num_envs)
+            cards = check_decks(options["decks"], num_envs, self.num_cards, self.deal_size)
         return np.zeros(num_envs, dtype=np.int64), cards
-
-    def _check_decks(self, decks: Any, num_envs: int) -> np.ndarray:
-        """``decks`` as (num_envs, deal_size) distinct card ids; the numpy engine's errors otherwise."""
-        arr = np.asarray(decks)
-        want = (num_envs, self.deal_size)
-        if arr.shape != want:
-            raise ValueError(f"options['decks'] must have shape {want} (one deal per table), got {arr.shape}")
-        if arr.dtype == np.bool_ or not np.issubdtype(arr.dtype, np.integer):
-            raise TypeError(f"options['decks'] must be an integer array, got dtype {arr.dtype}")
-        srt = np.sort(arr, axis=1)
-        bad = ((arr < 0) | (arr >= self.num_cards)).any(axis=1) | (srt[:, 1:] == srt[:, :-1]).any(axis=1)
-        if bad.any():
-            t = int(np.flatnonzero(bad)[0])
-            raise ValueError(
-                f"options['decks'][{t}] = {arr[t].tolist()} must be {self.deal_size} distinct cards in 0..{self.num_cards - 1}"
-            )
-        return arr.astype(np.int64)
 
     # Kernels of each game --------------------------------------------------------------------
     def _fresh(self, cards: jax.Array) -> Any:
@@ -280,3 +259,15 @@ def _select_fields(rows: jax.Array, new: Any, old: Any) -> Any:
         a, b = getattr(new, name), getattr(old, name)
         fields[name] = jnp.where(rows.reshape(rows.shape + (1,) * (b.ndim - 1)), a, b)
     return old._replace(**fields)
+
+
+def make_kuhn(num_envs: int, seed: int | None = None, *, shard: bool | None = None, obs_encoder: str = "default"
+              ) -> JaxVectorGame:
+    """``vector.make("kuhn_poker", ..., backend="jax")``: the AEC env's configuration is only ``obs_encoder``."""
+    return JaxVectorGame(JaxKuhn(obs_encoder), num_envs, seed, shard=shard is not False)
+
+
+def make_leduc(num_envs: int, seed: int | None = None, *, shard: bool | None = None, obs_encoder: str = "default"
+               ) -> JaxVectorGame:
+    """``vector.make("leduc_holdem", ..., backend="jax")``: the AEC env's configuration is only ``obs_encoder``."""
+    return JaxVectorGame(JaxLeduc(obs_encoder), num_envs, seed, shard=shard is not False)

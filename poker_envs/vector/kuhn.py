@@ -7,17 +7,11 @@ seat 1), 0 = J, 1 = Q, 2 = K.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import numpy as np
 
 from poker_envs.encoders.small_games import KUHN_SIZE
 from poker_envs.games.kuhn import BET, NUM_CARDS, PASS
 from poker_envs.vector._small import Rows, SmallVectorGame
-from poker_envs.vector.base import check_backend
-
-if TYPE_CHECKING:
-    from poker_envs.vector.jax_env import JaxVectorGame
 
 _HISTORY = 2 + NUM_CARDS  # where the action slots start in the observation
 
@@ -73,15 +67,6 @@ class VectorKuhn(SmallVectorGame):
         obs[r, _HISTORY:] = self.history[r]
 
 
-def make_kuhn(
-    num_envs: int, seed: int | None = None, obs_encoder: str = "default", backend: str = "numpy"
-) -> VectorKuhn | JaxVectorGame:
-    """``vector.make("kuhn_poker", ...)``: the AEC env's configuration is only ``obs_encoder``; ``backend="jax"``
-    gives the JAX engine (``jax_small``) behind ``JaxVectorGame``."""
-    if backend == "numpy":
-        return VectorKuhn(num_envs, seed=seed, obs_encoder=obs_encoder)
-    check_backend(backend)
-    from poker_envs.vector.jax_env import JaxVectorGame
-    from poker_envs.vector.jax_small import JaxKuhn
-
-    return JaxVectorGame(JaxKuhn(obs_encoder), num_envs, seed)
+def make_kuhn(num_envs: int, seed: int | None = None, obs_encoder: str = "default") -> VectorKuhn:
+    """``vector.make("kuhn_poker", ...)``: the AEC env's configuration is only ``obs_encoder``."""
+    return VectorKuhn(num_envs, seed=seed, obs_encoder=obs_encoder)

@@ -8,17 +8,11 @@ the AEC env's ``deal``: (card of seat 0, card of seat 1, public card), ids 0..5 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import numpy as np
 
 from poker_envs.encoders.small_games import LEDUC_SIZE
 from poker_envs.games.leduc import ANTE, FOLD, MAX_ACTIONS_PER_ROUND, MAX_RAISES, NUM_CARDS, NUM_SUITS, RAISE, RAISE_SIZES
 from poker_envs.vector._small import Rows, SmallVectorGame
-from poker_envs.vector.base import check_backend
-
-if TYPE_CHECKING:
-    from poker_envs.vector.jax_env import JaxVectorGame
 
 _RAISE_SIZES = np.array(RAISE_SIZES, dtype=np.int16)
 _HISTORY = 2 + 2 * NUM_CARDS  # where the action slots start in the infostate vector
@@ -107,15 +101,6 @@ class VectorLeduc(SmallVectorGame):
         obs[r, _HISTORY:] = self.history[r]
 
 
-def make_leduc(
-    num_envs: int, seed: int | None = None, obs_encoder: str = "default", backend: str = "numpy"
-) -> VectorLeduc | JaxVectorGame:
-    """``vector.make("leduc_holdem", ...)``: the AEC env's configuration is only ``obs_encoder``; ``backend="jax"``
-    gives the JAX engine (``jax_small``) behind ``JaxVectorGame``."""
-    if backend == "numpy":
-        return VectorLeduc(num_envs, seed=seed, obs_encoder=obs_encoder)
-    check_backend(backend)
-    from poker_envs.vector.jax_env import JaxVectorGame
-    from poker_envs.vector.jax_small import JaxLeduc
-
-    return JaxVectorGame(JaxLeduc(obs_encoder), num_envs, seed)
+def make_leduc(num_envs: int, seed: int | None = None, obs_encoder: str = "default") -> VectorLeduc:
+    """``vector.make("leduc_holdem", ...)``: the AEC env's configuration is only ``obs_encoder``."""
+    return VectorLeduc(num_envs, seed=seed, obs_encoder=obs_encoder)

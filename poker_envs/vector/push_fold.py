@@ -10,7 +10,7 @@ masks always both actions. There is no button: ``reset``'s ``buttons`` option is
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
@@ -21,11 +21,8 @@ from poker_envs.encoders.small_games import (
     _PF_ACTS, _PF_ANTE, _PF_CLASS, _PF_NUM, _PF_OWN, _PF_POS, _PF_POT, _PF_STACKS, PF_MAX_PLAYERS, PUSH_FOLD_SIZE,
 )
 from poker_envs.games.push_fold import ALL_IN, FOLD, PushFoldConfig
-from poker_envs.vector.base import VectorStep, check_actions, check_active, check_backend
+from poker_envs.vector.base import VectorStep, check_actions, check_active, check_reset_options
 from poker_envs.vector.sampling import Dealer
-
-if TYPE_CHECKING:
-    from poker_envs.vector.jax_env import JaxVectorGame
 
 ENCODERS = ("default", "push_fold")  # one encoder under two names, as in the AEC env
 NOT_ACTED = -1  # ``actions`` entry of a seat that has not acted yet
@@ -88,11 +85,7 @@ class VectorPushFold:
         if seed is not None:
             self._rng = np.random.default_rng(seed)
         options = dict(options or {})
-        unknown = sorted(set(options) - {"decks", "buttons"})
-        if unknown:
-            raise ValueError(f"unknown reset options {unknown}; allowed: 'decks'")
-        if options.get("buttons") is not None:
-            raise ValueError("options['buttons'] cannot be used: push_fold has no button (seat 0 always acts first)")
+        check_reset_options(options, "push_fold", has_button=False)
         decks = self._dealer.check(options["decks"], self.num_envs) if "decks" in options else None
         rows = np.arange(self.num_envs)
         self._deal(rows, decks)
@@ -181,18 +174,11 @@ class VectorPushFold:
 def make_push_fold(
     num_envs: int, seed: int | None = None, *, num_players: int = 2, stack_bb: float = 10.0, ante_bb: float = 0.0,
     rake: float = 0.0, rake_cap_bb: float | None = None, stacks_bb: Sequence[float] | None = None,
-    obs_encoder: str = "default", backend: str = "numpy",
-) -> VectorPushFold | JaxVectorGame:
-    """Batched ``push_fold_v0`` (same arguments as ``push_fold_v0.env``); ``backend="jax"`` gives the JAX engine
-    (``jax_push_fold``) behind ``JaxVectorGame``."""
+    obs_encoder: str = "default",
+) -> VectorPushFold:
+    """Batched ``push_fold_v0`` (same arguments as ``push_fold_v0.env``)."""
     config = PushFoldConfig(
         num_players=num_players, stack_bb=stack_bb, ante_bb=ante_bb, rake=rake, rake_cap_bb=rake_cap_bb,
         stacks_bb=None if stacks_bb is None else tuple(stacks_bb),
     )
-    if backend == "numpy":
-        return VectorPushFold(num_envs, config, seed=seed, obs_encoder=obs_encoder)
-    check_backend(backend)
-    from poker_envs.vector.jax_env import JaxVectorGame
-    from poker_envs.vector.jax_push_fold import JaxPushFold
-
-    return JaxVectorGame(JaxPushFold(config, obs_encoder), num_envs, seed)
+    return VectorPushFold(num_envs, config, seed=seed, obs_encoder=obs_encoder)
