@@ -223,15 +223,22 @@ def test_cnn_agent_decisions_are_the_recorded_ones(label: str) -> None:
     env = nolimit_holdem_v0.raw_env(bet_sizing="chips", obs_encoder="poker_cnn", **config)
     agent = CNNAgent(_net(7), env, candidates=candidates, exact_fold=exact_fold)
     rng = np.random.default_rng(11)
-    actions = []
+    recorded = iter(CNN_RECORDED[label])
+    same = decisions = 0
     for h in range(12):
         env.reset(seed=100 + h)
         while not all(env.terminations.values()):
             obs = env.observe(env.agent_selection)
-            a = agent.act(obs, np.random.default_rng(0))
-            actions.append(a)
-            env.step(a if rng.random() < 0.5 else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
-    assert actions == CNN_RECORDED[label]
+            want = next(recorded)
+            actions, values = agent.scores(obs)
+            # The recorded action is the best scored one; where float rounding differs between CPUs (a
+            # near-tie of two candidates' scores) either of the tied actions is the agent's argmax.
+            best = float(np.max(values))
+            assert float(values[actions.index(want)]) >= best - 1e-5 * max(1.0, abs(best)), (decisions, want)
+            same += agent.act(obs, np.random.default_rng(0)) == want
+            decisions += 1
+            env.step(want if rng.random() < 0.5 else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    assert decisions == len(CNN_RECORDED[label]) and same >= decisions - 2
 
 
 @pytest.mark.parametrize("label, config", [

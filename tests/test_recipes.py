@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib
 import os
+import re
 import subprocess
 import sys
 import warnings
@@ -404,6 +405,7 @@ def test_batched_holdem_view_has_the_single_table_bounds(encoder: str) -> None:
 def test_jax_ppo_recipe_trains_and_checkpoints(tmp_path: Path) -> None:
     """The README's JAX recipe as written: it trains, reports its speed and leaves checkpoints under out/."""
     stdout = run_script(tmp_path, readme_recipe("jax-ppo"))
-    assert "100," in stdout and "steps/s" in stdout
+    steps, rate = re.fullmatch(r"([\d,]+) steps at ([\d,]+) steps/s\n", stdout).groups()
+    assert int(steps.replace(",", "")) >= 100_000 and int(rate.replace(",", "")) > 0  # whole updates: at least the budget
     checkpoints = sorted((tmp_path / "out" / "jax_nl").glob("checkpoint_*.npz"))
     assert len(checkpoints) >= 2  # the untrained one and at least the last
