@@ -21,6 +21,7 @@ TOOLS = {  # python -m agent_zoo.<tool> -> the module whose main() it runs
     "cfr": "agent_zoo.cfr.__main__",
     "clustering": "agent_zoo.clustering.__main__",
     "cnn": "agent_zoo.cnn.__main__",
+    "jax_ppo": "agent_zoo.jax_ppo.__main__",
     "lbr": "agent_zoo.lbr.__main__",
     "push_fold": "agent_zoo.push_fold.__main__",
     "push_fold.make_equity": "agent_zoo.push_fold.make_equity",
