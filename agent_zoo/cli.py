@@ -133,6 +133,30 @@ def env_config(p: argparse.ArgumentParser, items: Sequence[str]) -> dict[str, An
     return config
 
 
+def parse_overrides(p: argparse.ArgumentParser, items: Sequence[str], defaults: dict[str, Any]) -> dict[str, Any]:
+    """``--set FIELD=VALUE`` pairs -> typed config overrides, each typed as its default in ``defaults`` (booleans
+    as true/false, tuples as comma lists of the default's element type); a bad pair is an argparse ``error:``."""
+    out: dict[str, Any] = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep or key not in defaults:
+            p.error(f"argument --set: expected FIELD=VALUE with FIELD one of {sorted(defaults)}, got {item!r}")
+        default = defaults[key]
+        try:
+            if isinstance(default, bool):
+                if value.lower() not in ("1", "true", "yes", "0", "false", "no"):
+                    raise ValueError("expected true or false")
+                out[key] = value.lower() in ("1", "true", "yes")
+            elif isinstance(default, tuple | list):
+                cast = type(default[0]) if len(default) and isinstance(default[0], float) else int
+                out[key] = tuple(cast(v) for v in value.split(","))
+            else:
+                out[key] = type(default)(value)
+        except ValueError as exc:
+            p.error(f"argument --set {key}: {value!r}: {exc}")
+    return out
+
+
 def set_threads(threads: int) -> None:
     """Apply ``--threads`` to torch (imported only here, so tools without torch never pay for it)."""
     import torch

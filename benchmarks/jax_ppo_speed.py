@@ -66,6 +66,8 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     parser = cli.parser("benchmarks/jax_ppo_speed.py", __doc__.split("\n\n")[0])
     parser.add_argument("--games", nargs="+", choices=sorted(GAMES), default=["nolimit", "leduc"], help="games to time")
     parser.add_argument("--tables", type=cli.positive_int, default=256, help="tables of both trainers")
+    parser.add_argument("--jax-tables", type=cli.positive_int, nargs="+", default=None,
+                        help="table counts of the JAX trainer (default: --tables); each is a row beside the one SB3 row")
     parser.add_argument("--n-steps", type=cli.positive_int, default=16, help="learner decisions per table per rollout (SB3 n_steps)")
     parser.add_argument("--sb3-steps", type=cli.positive_int, default=30_000, help="SB3 learner decisions to time")
     parser.add_argument("--jax-steps", type=cli.positive_int, default=1_000_000, help="JAX environment decisions (all seats) to time")
@@ -80,15 +82,16 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     rows = []
     for game in args.games:
         sb3 = sb3_rate(game, args.tables, args.n_steps, args.sb3_steps, args.seed, show)
-        jx = jax_rate(game, args.tables, args.n_steps, args.jax_steps, args.seed, show)
-        rows.append({"game": game, "sb3": sb3, "jax": jx, "ratio": jx["learner_steps_per_second"] / sb3["learner_steps_per_second"]})
+        for tables in args.jax_tables or [args.tables]:
+            jx = jax_rate(game, tables, args.n_steps, args.jax_steps, args.seed, show) | {"tables": tables}
+            rows.append({"game": game, "sb3": sb3, "jax": jx, "ratio": jx["learner_steps_per_second"] / sb3["learner_steps_per_second"]})
     result = {"tables": args.tables, "n_steps": args.n_steps, "threads": args.threads, "rows": rows}
     if cli.emit_json(result, args.json):
         return result
     print(f"PPO training speed, {args.tables} tables, learner vs random, networks 64x64 (policy) + 64x64 (value):")
     print(f"  {'game':<8} {'trainer':<22} {'steps':>10} {'seconds':>8} {'learner dec/s':>14} {'all dec/s':>10} {'compile s':>9}")
     for r in rows:
-        for label, x in (("SB3 MaskablePPO, numpy", r["sb3"]), ("JAX PPO, one jit", r["jax"])):
+        for label, x in (("SB3 MaskablePPO, numpy", r["sb3"]), (f"JAX PPO, {r['jax']['tables']} tables", r["jax"])):
             every = f"{x['steps_per_second']:>10,.0f}" if x["steps_per_second"] else f"{'-':>10}"
             print(f"  {r['game']:<8} {label:<22} {x['steps']:>10,.0f} {x['seconds']:>8.1f} {x['learner_steps_per_second']:>14,.0f} {every} {x['compile_seconds']:>9.1f}")
         print(f"  {r['game']:<8} {'JAX / SB3':<22} {r['ratio']:>55.1f}x learner decisions per second")

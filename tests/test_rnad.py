@@ -195,7 +195,7 @@ def test_cli_train_json(tmp_path, capsys) -> None:
 def test_cli_rejects_unknown_field(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as exit_:
         main(["train", "--steps", "5", "--set", "etta=1"])
-    assert exit_.value.code == 2 and "error: --set expects FIELD=VALUE" in capsys.readouterr().err
+    assert exit_.value.code == 2 and "error: argument --set: expected FIELD=VALUE" in capsys.readouterr().err
 
 
 def test_saved_policy_agent_needs_no_torch() -> None:

@@ -22,25 +22,9 @@ from agent_zoo.jax_ppo.config import GAMES, OPPONENTS, PPOConfig
 FLAGS = {"game": "--game", "total_steps": "--steps", "seed": "--seed", "num_envs": "--num-envs"}  # config field -> its own flag
 
 
-def parse_set(parser: argparse.ArgumentParser, items: Sequence[str]) -> dict[str, Any]:
-    """``FIELD=VALUE`` pairs -> typed ``PPOConfig`` overrides (tuples as ``64,64``); a bad pair is a one-line error."""
-    defaults = PPOConfig().to_dict()
-    settable = sorted(set(defaults) - set(FLAGS))
-    out: dict[str, Any] = {}
-    for item in items:
-        key, sep, value = item.partition("=")
-        if not sep or key not in settable:
-            parser.error(f"argument --set: expected FIELD=VALUE with FIELD one of {settable}, got {item!r}")
-        kind = type(defaults[key])
-        try:
-            if kind is tuple:
-                cast = float if key == "mix" else int
-                out[key] = tuple(cast(v) for v in value.split(","))
-            else:
-                out[key] = kind(value)
-        except ValueError:
-            parser.error(f"argument --set: {item!r}: {value!r} is not a {'list of numbers' if kind is tuple else kind.__name__}")
-    return out
+def settable() -> dict[str, Any]:
+    """The ``PPOConfig`` fields ``--set`` may change (those with a flag of their own are set by the flag)."""
+    return {k: v for k, v in PPOConfig().to_dict().items() if k not in FLAGS}
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -67,7 +51,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def make_config(parser: argparse.ArgumentParser, args: argparse.Namespace) -> PPOConfig:
     """The run's configuration from the flags; a bad value is a one-line error naming its flag."""
-    values = {"game": args.game, "total_steps": args.steps, "seed": args.seed, "num_envs": args.num_envs, **parse_set(parser, args.set)}
+    values = {"game": args.game, "total_steps": args.steps, "seed": args.seed, "num_envs": args.num_envs, **cli.parse_overrides(parser, args.set, settable())}
     try:
         return PPOConfig(**values)
     except ValueError as exc:

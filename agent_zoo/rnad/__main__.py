@@ -11,30 +11,6 @@ from agent_zoo.rnad.config import VARIANTS, RNaDConfig
 from agent_zoo.rnad.tabular import PRESETS
 
 
-def parse_overrides(parser: argparse.ArgumentParser, items: list[str], defaults: dict[str, Any] | None = None) -> dict[str, Any]:
-    """``field=value`` pairs -> typed config overrides (types from ``defaults``, RNaDConfig's when None); a bad
-    pair is an argparse ``error:``."""
-    defaults = RNaDConfig().to_dict() if defaults is None else defaults
-    out: dict[str, Any] = {}
-    for item in items:
-        key, sep, value = item.partition("=")
-        if not sep or key not in defaults:
-            parser.error(f"--set expects FIELD=VALUE with FIELD one of {sorted(defaults)}; got {item!r}")
-        kind = type(defaults[key])
-        try:
-            if kind is bool:
-                if value.lower() not in ("1", "true", "yes", "0", "false", "no"):
-                    raise ValueError("expected true or false")
-                out[key] = value.lower() in ("1", "true", "yes")
-            elif kind is tuple:
-                out[key] = tuple(int(v) for v in value.split(","))
-            else:
-                out[key] = kind(value)
-        except ValueError as exc:
-            parser.error(f"--set {item}: {exc}")
-    return out
-
-
 def build_parser() -> argparse.ArgumentParser:
     parser = cli.parser("rnad", "R-NaD / two-stage averaging on Leduc")
     sub = cli.subparsers(parser)
@@ -114,7 +90,7 @@ def main(argv: list[str] | None = None) -> int:
                   f"all seeds at {below}, last-fifth std <= half of rnad's in all seeds at {half}, both at {both} ({both / n:.0%})")
         return 0
     cli.set_threads(args.threads)
-    overrides = parse_overrides(parser, args.set)
+    overrides = cli.parse_overrides(parser, args.set, RNaDConfig().to_dict())
     if args.command == "train":
         from agent_zoo.rnad.experiment import train_one
 

@@ -26,13 +26,11 @@ LOG_POINTS = 200  # evaluations on the curve, log-spaced in the iteration number
 
 def run_tabular(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     """Solve, print the last iterate's exploitability (JSON or text), and write the curve under ``--out``."""
-    from agent_zoo.rnad.__main__ import parse_overrides
-
     try:
         preset = PRESETS[args.preset] if args.preset else {}
         if preset and preset["algo"] != args.algo:
             parser.error(f"--preset {args.preset} is for --algo {preset['algo']}, got --algo {args.algo}")
-        overrides = parse_overrides(parser, args.set, config_defaults())
+        overrides = cli.parse_overrides(parser, args.set, config_defaults())
         config = TabularConfig(**{**preset, **overrides, "algo": args.algo})
     except ValueError as err:
         parser.error(f"--set: {err}")

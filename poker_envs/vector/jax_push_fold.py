@@ -28,6 +28,7 @@ from poker_envs.vector import _jax_holdem as j
 from poker_envs.vector._jax_showdown import evaluate7, settle
 from poker_envs.vector.base import VectorStep, check_reset_options
 from poker_envs.vector.jax_env import JaxVectorGame
+from poker_envs.vector.jax_small import init_without_button, start_without_button
 from poker_envs.vector.push_fold import ENCODERS, NOT_ACTED, VectorPushFold, hand_classes, make_push_fold as make_numpy
 from poker_envs.vector.sampling import Dealer
 
@@ -84,16 +85,11 @@ class JaxPushFold:
     @partial(jax.jit, static_argnums=(0, 2))  # one compiled program per game and table count
     def init(self, key: jax.Array, num_envs: int) -> tuple[PushFoldState, VectorStep]:
         """``num_envs`` tables dealt from ``key``; (state, first output)."""
-        k_deal, k_state = jax.random.split(key)
-        decks = j.deal(k_deal, num_envs, self.deck, self.deal_size)
-        return self.start(k_state, jnp.zeros(num_envs, jnp.int32), decks)
+        return init_without_button(self, key, num_envs)
 
     def start(self, key: jax.Array, buttons: jax.Array, decks: jax.Array) -> tuple[PushFoldState, VectorStep]:
         """New hands with dealing orders ``decks`` (B, 2n + 5); ``buttons`` is ignored (no button); keeps ``key``."""
-        decks = jnp.asarray(decks, jnp.int32)
-        b = decks.shape[0]
-        state = self._fresh(decks)._replace(key=key, illegal=jnp.zeros(b, bool))
-        return state, self.observe(state, jnp.zeros((b, self.num_players), jnp.float32), jnp.zeros(b, bool))
+        return start_without_button(self, key, decks)
 
     def step(self, state: PushFoldState, actions: jax.Array, active: jax.Array | None = None
              ) -> tuple[PushFoldState, VectorStep]:
@@ -117,7 +113,7 @@ class JaxPushFold:
         s = state._replace(actions=acted, contributions=contributions, player=nxt)
         rewards = jnp.where(over[:, None], self.results(s), 0.0).astype(jnp.float32)
         key, sub = jax.random.split(state.key)
-        fresh = self._fresh(j.deal(sub, b, self.deck, self.deal_size))
+        fresh = self.fresh(j.deal(sub, b, self.deck, self.deal_size))
         s = _select(over, fresh, s)._replace(key=key, illegal=~legal)
         if active is not None:
             s = _select(active, s, state)._replace(key=s.key, illegal=s.illegal & active)
@@ -167,7 +163,7 @@ class JaxPushFold:
         return np.zeros(num_envs, dtype=np.int64), dealer.deal(rng, num_envs, decks)
 
     # Helpers ---------------------------------------------------------------------------------
-    def _fresh(self, cards: jax.Array) -> PushFoldState:
+    def fresh(self, cards: jax.Array) -> PushFoldState:
         """New hands with ``cards``: nobody acted, antes and blinds posted, seat 0 to act (key, illegal unset)."""
         b, n = cards.shape[0], self.num_players
         return PushFoldState(cards, jnp.full((b, n), NOT_ACTED, jnp.int32), jnp.broadcast_to(self._posted, (b, n)),

@@ -82,16 +82,11 @@ class JaxSmallGame:
     @partial(jax.jit, static_argnums=(0, 2))  # one compiled program per game and table count
     def init(self, key: jax.Array, num_envs: int) -> tuple[Any, VectorStep]:
         """``num_envs`` tables dealt from ``key``; (state, first output)."""
-        k_deal, k_state = jax.random.split(key)
-        decks = j.deal(k_deal, num_envs, self.deck, self.deal_size)
-        return self.start(k_state, jnp.zeros(num_envs, jnp.int32), decks)
+        return init_without_button(self, key, num_envs)
 
     def start(self, key: jax.Array, buttons: jax.Array, decks: jax.Array) -> tuple[Any, VectorStep]:
         """New hands with the deals ``decks`` (B, deal_size); ``buttons`` is ignored (no button); keeps ``key``."""
-        decks = jnp.asarray(decks, jnp.int32)
-        b = decks.shape[0]
-        state = self._fresh(decks)._replace(key=key, illegal=jnp.zeros(b, bool))
-        return state, self.observe(state, jnp.zeros((b, 2), jnp.float32), jnp.zeros(b, bool))
+        return start_without_button(self, key, decks)
 
     def step(self, state: Any, actions: jax.Array, active: jax.Array | None = None) -> tuple[Any, VectorStep]:
         """One action per table for its seat to act; finished hands are paid and the next one dealt.
@@ -108,7 +103,7 @@ class JaxSmallGame:
         s, result, ended = self._apply(state, acts)
         rewards = jnp.where(ended[:, None], jnp.stack([result, -result], axis=1), 0.0).astype(jnp.float32)
         key, sub = jax.random.split(state.key)
-        fresh = self._fresh(j.deal(sub, b, self.deck, self.deal_size))
+        fresh = self.fresh(j.deal(sub, b, self.deck, self.deal_size))
         s = _select_fields(ended, fresh, s)._replace(key=key, illegal=~legal)
         if active is not None:
             s = _select_fields(active, s, state)._replace(key=s.key, illegal=s.illegal & active)
@@ -132,7 +127,7 @@ class JaxSmallGame:
         return np.zeros(num_envs, dtype=np.int64), cards
 
     # Kernels of each game --------------------------------------------------------------------
-    def _fresh(self, cards: jax.Array) -> Any:
+    def fresh(self, cards: jax.Array) -> Any:
         """A state of new hands with ``cards`` (key and illegal left as placeholders)."""
         raise NotImplementedError
 
@@ -159,7 +154,7 @@ class JaxKuhn(JaxSmallGame):
         super().__init__(obs_encoder)
         self.observation_shape = VectorKuhn.observation_shape
 
-    def _fresh(self, cards: jax.Array) -> KuhnState:
+    def fresh(self, cards: jax.Array) -> KuhnState:
         zeros = jnp.zeros(cards.shape[0], jnp.int32)
         return KuhnState(cards, zeros, zeros, zeros, jnp.zeros((cards.shape[0], 6), jnp.float32), None, None)
 
@@ -194,7 +189,7 @@ class JaxLeduc(JaxSmallGame):
         self.observation_shape = (RANK_CHIPS_SIZE,) if obs_encoder == "rank_chips" else (LEDUC_SIZE,)
         self._raise_sizes = jnp.asarray(np.array(RAISE_SIZES, dtype=np.int32))
 
-    def _fresh(self, cards: jax.Array) -> LeducState:
+    def fresh(self, cards: jax.Array) -> LeducState:
         b = cards.shape[0]
         zeros = jnp.zeros(b, jnp.int32)
         return LeducState(cards, zeros, zeros, jnp.full((b, 2), ANTE, jnp.int32), zeros, zeros,
@@ -243,6 +238,21 @@ class JaxLeduc(JaxSmallGame):
             jax.nn.one_hot(p, 2), jax.nn.one_hot(own, self.num_cards),
             dealt * jax.nn.one_hot(s.cards[:, 2], self.num_cards), s.history,
         ], axis=1)
+
+
+def init_without_button(game: Any, key: jax.Array, num_envs: int) -> tuple[Any, VectorStep]:
+    """``game.init`` of a game without a button (seat 0 acts first): deal ``num_envs`` tables from ``key``."""
+    k_deal, k_state = jax.random.split(key)
+    decks = j.deal(k_deal, num_envs, game.deck, game.deal_size)
+    return game.start(k_state, jnp.zeros(num_envs, jnp.int32), decks)
+
+
+def start_without_button(game: Any, key: jax.Array, decks: jax.Array) -> tuple[Any, VectorStep]:
+    """``game.start`` of a game without a button: fresh hands (``game.fresh``) with ``decks``, keeping ``key``."""
+    decks = jnp.asarray(decks, jnp.int32)
+    b = decks.shape[0]
+    state = game.fresh(decks)._replace(key=key, illegal=jnp.zeros(b, bool))
+    return state, game.observe(state, jnp.zeros((b, game.num_players), jnp.float32), jnp.zeros(b, bool))
 
 
 def _at(x: jax.Array, p: jax.Array) -> jax.Array:
