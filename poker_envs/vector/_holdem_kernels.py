@@ -184,6 +184,18 @@ def post_forced_bets(rules: Rules, button: np.ndarray) -> Tables:
     return t
 
 
+def hand_starts(rules: Rules) -> Tables:
+    """The hand's start for each button (row ``b`` for button ``b``): forced bets posted, first seat found; where
+    the forced bets decide the hand (everybody all-in on them but at most one) the board is run out and seats
+    0..n-1 pass once in turn, as in the AEC env."""
+    start = post_forced_bets(rules, np.arange(rules.n))
+    decided = np.flatnonzero(start.player < 0)
+    end_rounds(start, rules, decided)
+    start.passing[decided] = True
+    start.player[decided] = 0
+    return start
+
+
 def raise_range(t: Tables, rules: Rules) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """(can raise, min raise-to, max raise-to, chips owed) for each table's seat to act."""
     rows = np.arange(len(t.player))

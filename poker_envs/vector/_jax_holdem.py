@@ -54,13 +54,8 @@ FIELDS = tuple(f for f in HoldemState._fields if f not in ("key", "illegal"))
 
 
 def start_rows(rules: k.Rules) -> dict[str, jax.Array]:
-    """The hand's start for each button (one row per seat), from the numpy kernels: forced bets posted, first
-    seat found; where the forced bets decide the hand the board is run out and seats 0..n-1 pass in turn."""
-    start = k.post_forced_bets(rules, np.arange(rules.n))
-    decided = np.flatnonzero(start.player < 0)
-    k.end_rounds(start, rules, decided)
-    start.passing[decided] = True
-    start.player[decided] = 0
+    """``_holdem_kernels.hand_starts`` (one row per button) as int32 / bool JAX arrays, gathered by button."""
+    start = k.hand_starts(rules)
     return {name: jnp.asarray(getattr(start, name).astype(bool if getattr(start, name).dtype == bool else np.int32))
             for name in FIELDS}
 

@@ -51,14 +51,8 @@ class VectorHoldem:
         self._rules = k.Rules.from_game(game, history=HISTORY if obs_encoder == "poker_cnn" else 0)
         self.deck = self._rules.deck  # the card ids dealt, ascending (36 of them in short deck)
         self._dealer = Dealer(self.deck, 2 * n + 5)
-        self._scale = 1.0 / config.big_blind if reward_unit == "big_blinds" else 1.0
-        # The hand's start, one row per button. Where the forced bets decide the hand (everybody all-in on the
-        # blinds or antes but at most one), the board is run out and every seat passes once, as in the AEC env.
-        self._start = k.post_forced_bets(self._rules, np.arange(n))
-        decided = np.flatnonzero(self._start.player < 0)
-        k.end_rounds(self._start, self._rules, decided)
-        self._start.passing[decided] = True
-        self._start.player[decided] = 0
+        self.reward_scale = 1.0 / config.big_blind if reward_unit == "big_blinds" else 1.0  # chips -> reward_unit
+        self._start = k.hand_starts(self._rules)  # the hand's start, one row per button
         self._rng = np.random.default_rng(seed)
         self._seed = seed  # the buttons of the first reset come from it (None: fresh entropy)
         self._started = False
@@ -134,7 +128,7 @@ class VectorHoldem:
         rewards = np.zeros((len(acts), self.num_players))
         terminated = np.zeros(len(acts), dtype=bool)
         if over.size:
-            rewards[over] = k.settle(t, rules, over) * self._scale
+            rewards[over] = k.settle(t, rules, over) * self.reward_scale
             terminated[over] = True
             buttons = (t.button[over].astype(np.int64) + 1) % self.num_players
             self._start_hands(t, over, buttons, self._dealer.deal(self._rng, len(over)))

@@ -35,7 +35,7 @@ class JaxVectorGame:
         self.num_actions = game.num_actions
         self.observation_shape = game.observation_shape
         self.max_game_length = game.max_game_length
-        self.deck = getattr(game, "deck", None)
+        self.deck = game.deck  # card ids dealt
         devices = jax.local_devices()
         self.sharding: NamedSharding | None = None
         if shard and len(devices) > 1:
@@ -61,13 +61,11 @@ class JaxVectorGame:
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> VectorStep:
         """Deal a new hand at every table (seed and options as the numpy engine of the game takes them)."""
-        first = self.state is None
+        last = None if self.state is None or seed is not None else self.tables  # None: a first or seeded reset
         if seed is not None:
             self._rng = np.random.default_rng(seed)
             self._seed = seed
-        last = None if first else np.asarray(getattr(self.tables, "button", np.zeros(0)))
-        buttons, decks = self.game.reset_arrays(self._rng, self.num_envs, seed if seed is not None else self._seed,
-                                                first or seed is not None, dict(options or {}), last)
+        buttons, decks = self.game.reset_arrays(self._rng, self.num_envs, self._seed, dict(options or {}), last)
         key = jax.random.key(int(self._rng.integers(2**63)))
         state, out = self._start(key, jnp.asarray(buttons, jnp.int32), jnp.asarray(decks, jnp.int32))
         return self._keep(state, out)

@@ -15,12 +15,8 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from poker_envs.encoders import flat56, flat107, holdem_default
-from poker_envs.encoders.poker_cnn import HISTORY
-from poker_envs.games.holdem import HoldemConfig, HoldemGame
-from poker_envs.vector import _holdem_kernels as k
 from poker_envs.vector import _jax_holdem as j
-from poker_envs.vector._jax_cnn import SHAPE as CNN_SHAPE, encode_poker_cnn
+from poker_envs.vector._jax_cnn import encode_poker_cnn
 from poker_envs.vector import holdem
 from poker_envs.vector.base import VectorStep
 from poker_envs.vector.jax_env import JaxVectorGame
@@ -28,23 +24,21 @@ from poker_envs.vector.sampling import Dealer
 
 
 class JaxHoldem:
-    """Hold'em of one configuration as pure functions; the arguments are ``VectorHoldem``'s (checked before)."""
+    """Hold'em of one configuration as pure functions, configured as the numpy ``engine`` it is built from (its
+    rules, action ids, encoder, observation shape, reward unit: derived and checked once, there)."""
 
-    def __init__(self, config: HoldemConfig, *, reward_unit: str, obs_encoder: str) -> None:
-        game = HoldemGame(config)
+    def __init__(self, engine: holdem.VectorHoldem) -> None:
         self.name = "holdem"
-        self.config = config
-        self.num_players = n = config.num_players
-        self.num_actions = game.num_distinct_actions
-        self.max_game_length = game.max_game_length
-        self.obs_encoder = obs_encoder
-        sizes = {"default": (holdem_default.size(n),), "flat56": (flat56.SIZE,), "flat107": (flat107.SIZE,),
-                 "poker_cnn": CNN_SHAPE}
-        self.observation_shape = sizes[obs_encoder]
-        self.rules = k.Rules.from_game(game, history=HISTORY if obs_encoder == "poker_cnn" else 0)
+        self.config = engine.config
+        self.num_players = n = engine.num_players
+        self.num_actions = engine.num_actions
+        self.max_game_length = engine.max_game_length
+        self.obs_encoder = engine.obs_encoder
+        self.observation_shape = engine.observation_shape
+        self.rules = engine.rules
         self.deck = self.rules.deck  # card ids dealt (36 in short deck)
         self.deal_size = 2 * n + 5
-        self._scale = 1.0 / config.big_blind if reward_unit == "big_blinds" else 1.0
+        self._scale = engine.reward_scale
         self._start = j.start_rows(self.rules)
         self._dealer = Dealer(self.deck, self.deal_size)
 
@@ -109,12 +103,13 @@ class JaxHoldem:
         return VectorStep(obs, mask, s.player, rewards, terminated)
 
     # Host side: what reset's seed and options decide -----------------------------------------
-    def reset_arrays(self, rng: np.random.Generator, num_envs: int, seed: int | None, first: bool,
-                     options: dict[str, Any], last_buttons: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
+    def reset_arrays(self, rng: np.random.Generator, num_envs: int, seed: int | None, options: dict[str, Any],
+                     last: Any | None) -> tuple[np.ndarray, np.ndarray]:
         """(buttons, decks) of a reset, as the numpy engine draws them from its Generator ``rng`` (same seed,
-        same first hands in both backends); ``options`` checked as the numpy engine checks them."""
-        last = None if seed is not None or first else last_buttons
-        return holdem.reset_hands(rng, self._dealer, num_envs, self.num_players, seed, last, options)
+        same first hands in both backends); ``options`` checked as the numpy engine checks them; ``last``: the
+        previous state (buttons move on from it), None after a first or seeded reset (buttons from ``seed``)."""
+        last_buttons = None if last is None else last.button  # None: buttons drawn from the seed
+        return holdem.reset_hands(rng, self._dealer, num_envs, self.num_players, seed, last_buttons, options)
 
     # Helpers ---------------------------------------------------------------------------------
     def _next_hands(self, s: j.HoldemState, over: jax.Array, decks: jax.Array) -> j.HoldemState:
@@ -139,8 +134,7 @@ def _select(rows: jax.Array, new: jax.Array, old: jax.Array) -> jax.Array:
 
 def from_numpy(engine: holdem.VectorHoldem, num_envs: int, seed: int | None, shard: bool | None) -> JaxVectorGame:
     """The JAX engine of a numpy engine's configuration (rules, reward unit, encoder) with ``num_envs`` tables."""
-    game = JaxHoldem(engine.config, reward_unit=engine.reward_unit, obs_encoder=engine.obs_encoder)
-    return JaxVectorGame(game, num_envs, seed, shard=shard is not False)
+    return JaxVectorGame(JaxHoldem(engine), num_envs, seed, shard=shard is not False)
 
 
 def make_nolimit(num_envs: int, seed: int | None = None, *, shard: bool | None = None, **config: Any) -> JaxVectorGame:

@@ -153,8 +153,8 @@ class JaxPushFold:
         return VectorStep(obs, mask, p, rewards, terminated)
 
     # Host side: what reset's seed and options decide -----------------------------------------
-    def reset_arrays(self, rng: np.random.Generator, num_envs: int, seed: int | None, first: bool,
-                     options: dict[str, Any], last_buttons: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
+    def reset_arrays(self, rng: np.random.Generator, num_envs: int, seed: int | None, options: dict[str, Any],
+                     last: Any | None) -> tuple[np.ndarray, np.ndarray]:
         """(buttons (zeros), dealing orders) of a reset, drawn from ``rng`` as the numpy engine draws them (same
         seed, same first hands); ``options`` checked as the numpy engine checks them (``buttons`` refused)."""
         check_reset_options(options, "push_fold", has_button=False)

@@ -98,7 +98,7 @@ class JaxSmallGame:
         mask = self.mask(state)
         actions = jnp.asarray(actions).astype(jnp.int32)
         clipped = jnp.clip(actions, 0, self.num_actions - 1)
-        legal = (actions >= 0) & (actions < self.num_actions) & (_at(mask, clipped) == 1)
+        legal = (actions >= 0) & (actions < self.num_actions) & (j._at(mask, clipped) == 1)
         acts = jnp.where(legal, actions, jnp.argmax(mask, axis=1).astype(jnp.int32))
         s, result, ended = self._apply(state, acts)
         rewards = jnp.where(ended[:, None], jnp.stack([result, -result], axis=1), 0.0).astype(jnp.float32)
@@ -116,8 +116,8 @@ class JaxSmallGame:
         return VectorStep(self.encode(s), self.mask(s), s.player, rewards, terminated)
 
     # Host side: what reset's seed and options decide -----------------------------------------
-    def reset_arrays(self, rng: np.random.Generator, num_envs: int, seed: int | None, first: bool,
-                     options: dict[str, Any], last_buttons: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
+    def reset_arrays(self, rng: np.random.Generator, num_envs: int, seed: int | None, options: dict[str, Any],
+                     last: Any | None) -> tuple[np.ndarray, np.ndarray]:
         """(buttons (zeros), deals) of a reset, drawn from ``rng`` as the numpy engine draws them (same seed, same
         first hands); ``options`` checked as the numpy engine checks them (``buttons`` refused)."""
         check_reset_options(options, self.name, has_button=False)
@@ -174,7 +174,7 @@ class JaxKuhn(JaxSmallGame):
         return jnp.ones((s.player.shape[0], 2), jnp.int8)  # pass and bet are always legal
 
     def encode(self, s: KuhnState) -> jax.Array:
-        own = _at(s.cards, s.player)
+        own = j._at(s.cards, s.player)
         return jnp.concatenate([jax.nn.one_hot(s.player, 2), jax.nn.one_hot(own, self.num_cards), s.history], axis=1)
 
 
@@ -199,7 +199,7 @@ class JaxLeduc(JaxSmallGame):
         p, rd, mv = s.player, s.round, s.moves
         o = 1 - p
         history = s.history + jax.nn.one_hot(_SLOTS * rd + 3 * mv + a, 2 * _SLOTS, dtype=jnp.float32)
-        mine, theirs = _at(s.contributions, p), _at(s.contributions, o)
+        mine, theirs = j._at(s.contributions, p), j._at(s.contributions, o)
         fold, raised = a == FOLD, a == RAISE
         called = ~fold & ~raised
         paid = jnp.where(raised, theirs + self._raise_sizes[rd], jnp.where(called, theirs, mine))
@@ -220,19 +220,19 @@ class JaxLeduc(JaxSmallGame):
         return s, result, fold | showdown
 
     def mask(self, s: LeducState) -> jax.Array:
-        owes = _at(s.contributions, s.player) < _at(s.contributions, 1 - s.player)
+        owes = j._at(s.contributions, s.player) < j._at(s.contributions, 1 - s.player)
         can_raise = s.raises < MAX_RAISES
         return jnp.stack([owes, jnp.ones_like(owes), can_raise], axis=1).astype(jnp.int8)
 
     def encode(self, s: LeducState) -> jax.Array:
         p = s.player
-        own = _at(s.cards, p)
+        own = j._at(s.cards, p)
         dealt = (s.round == 1)[:, None]  # the public card is shown from round two on
         if self.obs_encoder == "rank_chips":
             chips = 15  # one-hot of 0..14 chips put in (at most 13)
             return jnp.concatenate([
                 jax.nn.one_hot(own // NUM_SUITS, 3), dealt * jax.nn.one_hot(s.cards[:, 2] // NUM_SUITS, 3),
-                jax.nn.one_hot(_at(s.contributions, p), chips), jax.nn.one_hot(_at(s.contributions, 1 - p), chips),
+                jax.nn.one_hot(j._at(s.contributions, p), chips), jax.nn.one_hot(j._at(s.contributions, 1 - p), chips),
             ], axis=1)
         return jnp.concatenate([
             jax.nn.one_hot(p, 2), jax.nn.one_hot(own, self.num_cards),
@@ -253,11 +253,6 @@ def start_without_button(game: Any, key: jax.Array, decks: jax.Array) -> tuple[A
     b = decks.shape[0]
     state = game.fresh(decks)._replace(key=key, illegal=jnp.zeros(b, bool))
     return state, game.observe(state, jnp.zeros((b, game.num_players), jnp.float32), jnp.zeros(b, bool))
-
-
-def _at(x: jax.Array, p: jax.Array) -> jax.Array:
-    """``x[b, p[b]]`` for every row b."""
-    return jnp.take_along_axis(x, p[:, None], axis=1)[:, 0]
 
 
 def _select_fields(rows: jax.Array, new: Any, old: Any) -> Any:
