@@ -19,7 +19,6 @@ drifts. The rows are those of ``vector_throughput.py``. On a GPU, run with ``--m
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import json
 import sys
 import time
@@ -31,17 +30,10 @@ import numpy as np
 from poker_envs import vector
 from poker_envs.vector.sampling import random_legal_actions
 
+sys.path.insert(0, str(Path(__file__).parent))  # the other scripts of benchmarks/ (not a package)
+import vector_throughput  # noqa: E402  (its rows and its OpenSpiel loop)
+
 MODES = ("numpy", "host", "device", "openspiel")
-
-
-def sibling(name: str) -> Any:
-    """Another script of ``benchmarks/`` as a module (it is not a package)."""
-    module = sys.modules.get(name)
-    if module is None:
-        spec = importlib.util.spec_from_file_location(name, Path(__file__).with_name(f"{name}.py"))
-        module = sys.modules[name] = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-    return module
 
 
 def host_rate(game: str, config: dict[str, Any], num_envs: int, seconds: float, backend: str) -> tuple[float, float]:
@@ -101,7 +93,7 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     if args.seconds <= 0 or min(args.sizes) < 1 or args.scan < 1:
         parser.error("--seconds, --sizes and --scan must be positive")
-    rows = {r.label: r for r in sibling("vector_throughput").ROWS}
+    rows = {r.label: r for r in vector_throughput.ROWS}
     unknown = [g for g in args.games if g not in rows]
     if unknown:
         parser.error(f"--games: unknown rows {unknown}; choose from {sorted(rows)}")
@@ -117,7 +109,7 @@ def main(argv: list[str] | None = None) -> None:
             if mode == "openspiel":
                 if not row.openspiel:
                     continue
-                rates = [sibling("vector_throughput").openspiel_rate(row.openspiel, args.seconds)]
+                rates = [vector_throughput.openspiel_rate(row.openspiel, args.seconds)]
             else:
                 for n in args.sizes:
                     if mode == "device":
