@@ -45,7 +45,7 @@ from poker_envs.core.settlement import ODD_CHIP_RULES
 from poker_envs.core.settlement import settle as settle_hand
 from poker_envs.games.base import CHANCE, TERMINAL
 from poker_envs.games.holdem import BET, CALL, CHECK, FOLD, RAISE, HoldemConfig, HoldemGame, HoldemState
-from poker_envs.phh import Hand, Number, PHHError, format_cards, parse_cards
+from poker_envs.phh_format import Hand, Number, PHHError, format_cards, parse_cards
 
 # PHH variant code -> (betting, hand ranking) of the engine's game; the deck is the ranking's own.
 REPLAY_VARIANTS = {"NT": ("nolimit", "standard"), "FT": ("limit", "standard"), "NS": ("nolimit", "short_deck")}
