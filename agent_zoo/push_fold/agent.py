@@ -16,7 +16,7 @@ import numpy as np
 
 from agent_zoo.agent import Agent, Observation, Rngs, batch_masks, legal_actions, sample_from, sample_rows
 from agent_zoo.push_fold.solver import PushFoldResult, PushFoldSolver, PushFoldSolverConfig
-from poker_envs.encoders.small_games import _PF_ACTS, _PF_ANTE, _PF_CLASS, _PF_NUM, _PF_POS, _PF_STACKS, PUSH_FOLD_SIZE
+from poker_envs.encoders.small_games import PF_ACTS, PF_ANTE, PF_CLASS, PF_NUM, PF_POS, PF_STACKS, PUSH_FOLD_SIZE
 
 SB_SLOT, BB_SLOT = 4, 5  # position one-hot slots counted back from the big blind
 
@@ -33,18 +33,18 @@ def decode_observations(vectors: np.ndarray) -> dict[str, np.ndarray]:
     vec = np.asarray(vectors)
     if vec.ndim != 2 or vec.shape[1] != PUSH_FOLD_SIZE:
         raise ValueError(f"observations must be the push/fold env's default vectors of {PUSH_FOLD_SIZE}, got shape {vec.shape}")
-    classes = vec[:, _PF_CLASS : _PF_CLASS + 169]
+    classes = vec[:, PF_CLASS : PF_CLASS + 169]
     if np.any(classes.max(axis=1) != 1.0):
         raise ValueError("observation shows no hole cards")
-    num_players = np.argmax(vec[:, _PF_NUM : _PF_NUM + 5], axis=1) + 2
-    stacks = vec[:, _PF_STACKS : _PF_STACKS + 6].astype(np.float64)
+    num_players = np.argmax(vec[:, PF_NUM : PF_NUM + 5], axis=1) + 2
+    stacks = vec[:, PF_STACKS : PF_STACKS + 6].astype(np.float64)
     seated = np.arange(6)[None, :] >= 6 - num_players[:, None]  # the last n slots hold the table's stacks
     return {
         "hand_class": np.argmax(classes, axis=1),
-        "position": np.argmax(vec[:, _PF_POS : _PF_POS + 6], axis=1),
+        "position": np.argmax(vec[:, PF_POS : PF_POS + 6], axis=1),
         "num_players": num_players,
         "stack_bb": np.where(seated, stacks, np.inf).min(axis=1),
-        "ante_bb": vec[:, _PF_ANTE].astype(np.float64),
+        "ante_bb": vec[:, PF_ANTE].astype(np.float64),
     }
 
 
@@ -145,7 +145,7 @@ class MultiwayPushFoldAgent(Agent):
         vec = np.asarray(observation["observation"])
         offset = 6 - self.n
         seat = info["position"] - offset
-        flags = vec[_PF_ACTS : _PF_ACTS + 18].reshape(6, 3)[offset:]
+        flags = vec[PF_ACTS : PF_ACTS + 18].reshape(6, 3)[offset:]
         prefix = sum(1 << t for t in range(seat) if flags[t, 2] == 1.0)
         p = float(self.result.strategy[seat][prefix, info["hand_class"]])
         probs = np.array([1.0 - p, p]) * np.asarray(observation["action_mask"], dtype=np.float64)

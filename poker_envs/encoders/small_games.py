@@ -121,13 +121,15 @@ class LeducRankChipsEncoder(_GameEncoder):
 # Push/fold -------------------------------------------------------------------------------------
 # hole cards (52) | hand class (169) | position by seat (6) | players 2..6 (5) | own stack | stacks by seat (6)
 # | ante | pot | per seat (not acted yet, folded, all-in) (18)
-_PF_CARDS, _PF_CLASS, _PF_POS, _PF_NUM = 0, 52, 52 + 169, 52 + 169 + 6
-_PF_OWN = _PF_NUM + 5
-_PF_STACKS = _PF_OWN + 1
-_PF_ANTE = _PF_STACKS + PF_MAX_PLAYERS
-_PF_POT = _PF_ANTE + 1
-_PF_ACTS = _PF_POT + 1
-PUSH_FOLD_SIZE = _PF_ACTS + 3 * PF_MAX_PLAYERS  # 259
+# The offsets of these fields are public: the batched encoders (poker_envs.vector.push_fold, .jax_push_fold)
+# write the same layout and the push/fold agent (agent_zoo.push_fold.agent) reads it back.
+PF_CARDS, PF_CLASS, PF_POS, PF_NUM = 0, 52, 52 + 169, 52 + 169 + 6
+PF_OWN = PF_NUM + 5
+PF_STACKS = PF_OWN + 1
+PF_ANTE = PF_STACKS + PF_MAX_PLAYERS
+PF_POT = PF_ANTE + 1
+PF_ACTS = PF_POT + 1
+PUSH_FOLD_SIZE = PF_ACTS + 3 * PF_MAX_PLAYERS  # 259
 
 
 def push_fold_vector(state: PushFoldState, player: int) -> np.ndarray:
@@ -142,18 +144,18 @@ def push_fold_vector(state: PushFoldState, player: int) -> np.ndarray:
     hole = state.hole[player]
     if len(hole) == 2:
         v[hole[0]] = v[hole[1]] = 1.0
-        v[_PF_CLASS + hand_class(hole[0], hole[1])] = 1.0
-    v[_PF_POS + player + offset] = 1.0
-    v[_PF_NUM + n - 2] = 1.0
+        v[PF_CLASS + hand_class(hole[0], hole[1])] = 1.0
+    v[PF_POS + player + offset] = 1.0
+    v[PF_NUM + n - 2] = 1.0
     stacks = state.config.stacks
-    v[_PF_OWN] = stacks[player]
-    v[_PF_STACKS + offset : _PF_STACKS + PF_MAX_PLAYERS] = stacks
-    v[_PF_ANTE] = state.config.ante_bb
-    v[_PF_POT] = sum(state.contributions)
+    v[PF_OWN] = stacks[player]
+    v[PF_STACKS + offset : PF_STACKS + PF_MAX_PLAYERS] = stacks
+    v[PF_ANTE] = state.config.ante_bb
+    v[PF_POT] = sum(state.contributions)
     acted = len(state.actions)
     for seat in range(n):
         kind = 0 if seat >= acted else 1 + state.actions[seat]
-        v[_PF_ACTS + 3 * (seat + offset) + kind] = 1.0
+        v[PF_ACTS + 3 * (seat + offset) + kind] = 1.0
     return v
 
 
@@ -165,9 +167,9 @@ class PushFoldEncoder(_GameEncoder):
         super().__init__(game)
         config = game.config  # type: ignore[attr-defined]
         high = np.ones(PUSH_FOLD_SIZE, dtype=np.float32)  # one-hots and flags
-        high[_PF_OWN : _PF_ANTE] = max(config.stacks)  # starting stacks (big blinds)
-        high[_PF_ANTE] = max(config.ante_bb, 1.0)  # not 0 without antes: normalising would divide by zero
-        high[_PF_POT] = sum(config.stacks)  # everything at the table
+        high[PF_OWN : PF_ANTE] = max(config.stacks)  # starting stacks (big blinds)
+        high[PF_ANTE] = max(config.ante_bb, 1.0)  # not 0 without antes: normalising would divide by zero
+        high[PF_POT] = sum(config.stacks)  # everything at the table
         self.observation_space = spaces.Box(np.zeros(PUSH_FOLD_SIZE, dtype=np.float32), high, dtype=np.float32)
 
     def encode(self, state: GameState, player: int) -> np.ndarray:

@@ -21,7 +21,7 @@ import numpy as np
 from poker_envs.core.cards import NUM_CARDS
 from poker_envs.core.ranking import STANDARD
 from poker_envs.encoders.small_games import (
-    _PF_ACTS, _PF_ANTE, _PF_CLASS, _PF_NUM, _PF_OWN, _PF_POS, _PF_POT, _PF_STACKS, PF_MAX_PLAYERS, PUSH_FOLD_SIZE,
+    PF_ACTS, PF_ANTE, PF_CLASS, PF_MAX_PLAYERS, PF_NUM, PF_OWN, PF_POS, PF_POT, PF_STACKS, PUSH_FOLD_SIZE,
 )
 from poker_envs.games.push_fold import ALL_IN, FOLD, PushFoldConfig
 from poker_envs.vector import _jax_holdem as j
@@ -71,15 +71,15 @@ class JaxPushFold:
         # Host tables: the observation entries fixed by the seat to act, and the hand class of every two cards.
         offset = PF_MAX_PLAYERS - n  # seat s sits at position slot s + offset
         rows = np.zeros((n, PUSH_FOLD_SIZE), dtype=np.float32)
-        rows[np.arange(n), _PF_POS + np.arange(n) + offset] = 1.0
-        rows[:, _PF_NUM + n - 2] = 1.0
-        rows[:, _PF_OWN] = stacks
-        rows[:, _PF_STACKS + offset : _PF_STACKS + PF_MAX_PLAYERS] = stacks
-        rows[:, _PF_ANTE] = config.ante_bb
+        rows[np.arange(n), PF_POS + np.arange(n) + offset] = 1.0
+        rows[:, PF_NUM + n - 2] = 1.0
+        rows[:, PF_OWN] = stacks
+        rows[:, PF_STACKS + offset : PF_STACKS + PF_MAX_PLAYERS] = stacks
+        rows[:, PF_ANTE] = config.ante_bb
         self._seat_rows = jnp.asarray(rows)
         ids = np.arange(NUM_CARDS)
         self._classes = jnp.asarray(hand_classes(ids[:, None], ids[None, :]).astype(np.int32))
-        self._act_slots = jnp.asarray(_PF_ACTS + 3 * (np.arange(n) + offset), jnp.int32)
+        self._act_slots = jnp.asarray(PF_ACTS + 3 * (np.arange(n) + offset), jnp.int32)
 
     # The functional contract -----------------------------------------------------------------
     @partial(jax.jit, static_argnums=(0, 2))  # one compiled program per game and table count
@@ -145,8 +145,8 @@ class JaxPushFold:
         first, second = s.cards[rows, p], s.cards[rows, n + p]
         obs = self._seat_rows[p]
         obs = obs.at[rows, first].set(1.0).at[rows, second].set(1.0)
-        obs = obs.at[rows, _PF_CLASS + self._classes[first, second]].set(1.0)
-        obs = obs.at[:, _PF_POT].set(s.contributions.sum(1))
+        obs = obs.at[rows, PF_CLASS + self._classes[first, second]].set(1.0)
+        obs = obs.at[:, PF_POT].set(s.contributions.sum(1))
         kind = s.actions + 1  # 0 not acted, 1 fold, 2 all-in
         obs = obs.at[rows[:, None], self._act_slots + kind].set(1.0)
         mask = jnp.ones((p.shape[0], self.num_actions), jnp.int8)

@@ -18,7 +18,7 @@ from poker_envs.core.cards import NUM_CARDS
 from poker_envs.core.evaluator import evaluate_batch
 from poker_envs.core.settlement import settle_batch
 from poker_envs.encoders.small_games import (
-    _PF_ACTS, _PF_ANTE, _PF_CLASS, _PF_NUM, _PF_OWN, _PF_POS, _PF_POT, _PF_STACKS, PF_MAX_PLAYERS, PUSH_FOLD_SIZE,
+    PF_ACTS, PF_ANTE, PF_CLASS, PF_MAX_PLAYERS, PF_NUM, PF_OWN, PF_POS, PF_POT, PF_STACKS, PUSH_FOLD_SIZE,
 )
 from poker_envs.games.push_fold import ALL_IN, FOLD, PushFoldConfig
 from poker_envs.vector.base import VectorStep, check_actions, check_active, check_reset_options
@@ -72,11 +72,11 @@ class VectorPushFold:
         """(n, 259) the observation entries that depend only on the seat to act (position, players, stacks, ante)."""
         n, offset = self.num_players, PF_MAX_PLAYERS - self.num_players  # seat s sits at position slot s + offset
         rows = np.zeros((n, PUSH_FOLD_SIZE), dtype=np.float32)
-        rows[np.arange(n), _PF_POS + np.arange(n) + offset] = 1.0
-        rows[:, _PF_NUM + n - 2] = 1.0
-        rows[:, _PF_OWN] = self._stacks
-        rows[:, _PF_STACKS + offset : _PF_STACKS + PF_MAX_PLAYERS] = self._stacks
-        rows[:, _PF_ANTE] = self.config.ante_bb
+        rows[np.arange(n), PF_POS + np.arange(n) + offset] = 1.0
+        rows[:, PF_NUM + n - 2] = 1.0
+        rows[:, PF_OWN] = self._stacks
+        rows[:, PF_STACKS + offset : PF_STACKS + PF_MAX_PLAYERS] = self._stacks
+        rows[:, PF_ANTE] = self.config.ante_bb
         return rows
 
     # The contract ------------------------------------------------------------------------------
@@ -160,10 +160,10 @@ class VectorPushFold:
         obs = self._seat_rows[p]
         obs[r, first] = 1.0
         obs[r, second] = 1.0
-        obs[r, _PF_CLASS + hand_classes(first, second)] = 1.0
-        obs[:, _PF_POT] = self.contributions[rows].sum(1)
+        obs[r, PF_CLASS + hand_classes(first, second)] = 1.0
+        obs[:, PF_POT] = self.contributions[rows].sum(1)
         kind = self.actions[rows].astype(np.int64) + 1  # 0 not acted, 1 fold, 2 all-in
-        slots = _PF_ACTS + 3 * (np.arange(n) + PF_MAX_PLAYERS - n)
+        slots = PF_ACTS + 3 * (np.arange(n) + PF_MAX_PLAYERS - n)
         obs[r[:, None], slots + kind] = 1.0
         self._obs[rows] = obs
 
