@@ -14,11 +14,10 @@ import pytest
 from agent_zoo.push_fold.class_game import C, three_way_counts, three_way_tables, triple_class_counts
 from agent_zoo.push_fold.equity import load_equity
 from agent_zoo.push_fold.hands import class_from_name
-from agent_zoo.push_fold.multiway import (
+from agent_zoo.push_fold.multiway import MultiwayPushFoldSolver, main
+from agent_zoo.push_fold.multiway_game import (
     MultiwayConfig,
-    MultiwayPushFoldSolver,
-    _profiles,
-    main,
+    betting_profiles,
     sample_deals,
     sample_values,
     terminal_payoffs,
@@ -94,7 +93,7 @@ def test_three_player_values_equal_brute_force_tensor_sums() -> None:
 def test_three_way_table_equals_settling_every_deal_in_every_seat_order(tmp_path) -> None:
     cfg = MultiwayConfig(num_players=3, stack_bb=10.0, ante_bb=0.125, rake=0.05, rake_cap_bb=1.0)
     game = cfg.game_config()
-    allin = next(p for p in _profiles(game) if p.live.all())
+    allin = next(p for p in betting_profiles(game) if p.live.all())
     counts = three_way_counts(3000, 5, FAST_EVAL, chunk=1000, cache_dir=tmp_path)
     np.testing.assert_array_equal(three_way_counts(3000, 5, FAST_EVAL, cache_dir=tmp_path), counts)  # read back
     table = three_way_tables(game, allin.contributions, counts)
@@ -125,7 +124,7 @@ def test_sampled_method_heads_up_converges_to_the_exact_heads_up_game() -> None:
 
 def test_sample_values_and_payoffs_equal_deal_by_deal_settlement() -> None:
     cfg = MultiwayConfig(num_players=4, stack_bb=10.0, ante_bb=0.125, rake=0.05, rake_cap_bb=1.0)
-    game, profiles = cfg.game_config(), _profiles(cfg.game_config())
+    game, profiles = cfg.game_config(), betting_profiles(cfg.game_config())
     sample = sample_deals(4, 300, np.random.default_rng(2), FAST_EVAL)
     payoffs = terminal_payoffs(game, profiles, sample)
     rng = np.random.default_rng(4)
@@ -186,7 +185,7 @@ def test_bad_settings_are_rejected() -> None:
 
 def test_others_reach_is_the_product_of_the_other_seats_factors() -> None:
     # prefix/suffix products against the plain product, with absent seats (None) and pure-strategy zeros
-    from agent_zoo.push_fold.multiway import others_reach
+    from agent_zoo.push_fold.multiway_game import others_reach
 
     rng = np.random.default_rng(3)
     factors = [rng.random(5), None, np.array([0.0, 1.0, 0.5, 0.0, 0.25]), rng.random(5), None]

@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 
 from agent_zoo.push_fold.hands import CHART_RANKS, NUM_CLASSES, class_names
-from agent_zoo.push_fold.multiway import MultiwayResult, decisions
+from agent_zoo.push_fold.multiway_game import MultiwayResult, decisions
 from agent_zoo.push_fold.solver import PushFoldResult, range_percent
 
 

@@ -1,7 +1,7 @@
 """The class-level push/fold game for two and three players: CFR+ on exact class-pair and class-triple tables.
 
-Solving on one fixed sample of deals overfits it (the push-or-fold blog post's "3 players and more" idea,
-issue #18): the strategy is tuned to which hands happened to meet. Here the sampled deals are replaced by
+Solving on one fixed sample of deals overfits it (the push-or-fold blog post's "3 players and more" idea):
+the strategy is tuned to which hands happened to meet. Here the sampled deals are replaced by
 class-level tables, so CFR+ solves the game over the 169 hand classes of every seat directly:
 
 * ``joint[c_0, ..., c_{n-1}]``: the exact probability that the seats are dealt these classes, card
@@ -19,7 +19,7 @@ class-level tables, so CFR+ solves the game over the 169 hand classes of every s
   ante and rake and can be cached on disk.
 
 Terminal results come from the rules' ``settle`` (pots, rake), betting sequences from ``PushFoldState``
-(``multiway._profiles``). Counterfactual values are tensor contractions of ``joint`` (or a three-way table)
+(``multiway_game.betting_profiles``). Counterfactual values are tensor contractions of ``joint`` (or a three-way table)
 with the other seats' action probabilities, so NashConv on the tables is exact; how good the strategy is
 in the real game is measured on fresh deals (``out_of_sample.out_of_sample_nash_conv``).
 """
@@ -28,17 +28,13 @@ from __future__ import annotations
 
 import itertools
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import numpy as np
 
 from agent_zoo.push_fold.equity import EquityTable, load_equity
 from agent_zoo.push_fold.hands import NUM_CLASSES, class_combo_counts, combos
-from agent_zoo.push_fold.multiway import sample_deals
+from agent_zoo.push_fold.multiway_game import Evaluator, Profile, sample_deals
 from poker_envs.games.push_fold import PushFoldConfig, settle
-
-if TYPE_CHECKING:
-    from agent_zoo.push_fold.multiway import Evaluator, _Profile
 
 C = NUM_CLASSES
 
@@ -141,7 +137,7 @@ def three_way_tables(config: PushFoldConfig, contributions: tuple[float, ...], c
 class ClassLevelGame:
     """Counterfactual values and NashConv of the class-level game (2 or 3 seats)."""
 
-    def __init__(self, config: PushFoldConfig, profiles: list[_Profile], table_deals: int, seed: int, evaluate_batch: Evaluator,
+    def __init__(self, config: PushFoldConfig, profiles: list[Profile], table_deals: int, seed: int, evaluate_batch: Evaluator,
                  table: EquityTable | None = None, cache_dir: str | Path | None = None, progress: bool = False,
                  three_way: np.ndarray | None = None) -> None:  # fmt: skip
         """``three_way``: outcome counts (``three_way_counts``, e.g. several seeds' summed) used instead of
@@ -183,7 +179,7 @@ class ClassLevelGame:
 
     def values(self, strategy: list[np.ndarray]) -> list[np.ndarray]:
         """``v[s][prefix, action, class]``: seat s's counterfactual value (BB, weighted by the probability of
-        its class and the others' reach), like ``MultiwayPushFoldSolver._values`` without sampling."""
+        its class and the others' reach), like ``MultiwayPushFoldSolver.values`` without sampling."""
         n = self.n
         values = [np.zeros((1 << s, 2, C)) for s in range(n)]
         # sum_z joint[x, y, z] g(z) for every push probability vector g at once (one pass over the joint;

@@ -21,11 +21,11 @@ import time
 
 import numpy as np
 
-from agent_zoo.push_fold.multiway import (
+from agent_zoo.push_fold.multiway_game import (
     DealSample,
     Evaluator,
-    _factors,
-    _Profile,
+    Profile,
+    action_factors,
     others_reach,
     sample_deals,
     terminal_payoffs,
@@ -40,15 +40,15 @@ def _chunks(deals: int, chunk: int) -> list[int]:
     return sizes
 
 
-def _per_deal_gain(profiles: list[_Profile], strategy: list[np.ndarray], response: list[np.ndarray],
+def _per_deal_gain(profiles: list[Profile], strategy: list[np.ndarray], response: list[np.ndarray],
                    classes: np.ndarray, payoffs: list[np.ndarray]) -> np.ndarray:  # fmt: skip
     """Per deal, the sum over seats of (seat plays ``response``, others ``strategy``) minus (all play ``strategy``)."""
     n = classes.shape[1]
-    base = _factors(profiles, strategy, classes)
+    base = action_factors(profiles, strategy, classes)
     reach = [others_reach(f) for f in base]
     gain = np.zeros(len(classes))
     for s in range(n):
-        swapped = _factors(profiles, [response[t] if t == s else strategy[t] for t in range(n)], classes)
+        swapped = action_factors(profiles, [response[t] if t == s else strategy[t] for t in range(n)], classes)
         for prof, pay, f, g, r in zip(profiles, payoffs, base, swapped, reach):
             if prof.actions[s] == -1:
                 continue
@@ -56,11 +56,11 @@ def _per_deal_gain(profiles: list[_Profile], strategy: list[np.ndarray], respons
     return gain
 
 
-def _per_deal_diffs(profiles: list[_Profile], strategy: list[np.ndarray], classes: np.ndarray,
+def _per_deal_diffs(profiles: list[Profile], strategy: list[np.ndarray], classes: np.ndarray,
                     payoffs: list[np.ndarray]) -> dict[tuple[int, int], np.ndarray]:  # fmt: skip
     """Per (seat, prefix) and deal, value of going all-in minus folding at that deal's own class."""
     diffs: dict[tuple[int, int], np.ndarray] = {}
-    for prof, pay, f in zip(profiles, payoffs, _factors(profiles, strategy, classes)):
+    for prof, pay, f in zip(profiles, payoffs, action_factors(profiles, strategy, classes)):
         reach = others_reach(f)
         for s, a in enumerate(prof.actions):
             if a == -1:
@@ -71,7 +71,7 @@ def _per_deal_diffs(profiles: list[_Profile], strategy: list[np.ndarray], classe
     return diffs
 
 
-def out_of_sample_nash_conv(config: PushFoldConfig, profiles: list[_Profile], strategy: list[np.ndarray], deals: int,
+def out_of_sample_nash_conv(config: PushFoldConfig, profiles: list[Profile], strategy: list[np.ndarray], deals: int,
                             seed: int, evaluate_batch: Evaluator, chunk: int = 200_000, z: float = 2.0) -> dict[str, float]:  # fmt: skip
     """NashConv (BB per hand) of ``strategy`` on ``deals`` fresh deals: the cross-fitted estimate, its
     standard error, and the plug-in figure; the deals come from ``seed`` (one the solver did not train on).

@@ -67,8 +67,7 @@ def push_fold_exact() -> list[dict[str, Any]]:
     (random: push and call with probability 1/2), from the solver's exact matrices."""
     import numpy as np
 
-    from agent_zoo.push_fold.agent import _solve
-    from agent_zoo.push_fold.solver import PushFoldSolver, PushFoldSolverConfig
+    from agent_zoo.push_fold.solver import PushFoldSolver, PushFoldSolverConfig, solve_push_fold
 
     out = []
     for stack, charts in ((5.0, ("push_fold", "push_fold:40", "random")), (10.0, ("push_fold", "push_fold:2", "random"))):
@@ -77,7 +76,7 @@ def push_fold_exact() -> list[dict[str, Any]]:
             if spec == "random":
                 push = call = np.full(169, 0.5)
             else:
-                chart = _solve(float(spec.partition(":")[2] or stack), 0.0, 0.0, None, 0.0)
+                chart = solve_push_fold(float(spec.partition(":")[2] or stack))
                 push, call = chart.sb_push, chart.bb_call
             g_sb, g_bb = solver.gains(push, call)
             sb_br = solver.m.base_sb + float(np.maximum(g_sb, 0).sum())  # LBR's seat-0 bound: the best push set
