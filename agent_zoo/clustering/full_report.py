@@ -12,7 +12,7 @@ from agent_zoo.clustering.experiments import FULL, PROBE_ROWS_4, PROBE_ROWS_36, 
 from agent_zoo.clustering.play import style
 from agent_zoo.clustering.prospect import PARAMETER_GRID
 from agent_zoo.clustering.rule_based import AGENTS
-from agent_zoo.clustering.study_report import _cluster_params, _probe_table, aris, cluster_rows, headline, spread
+from agent_zoo.clustering.study_report import aris, cluster_params, cluster_rows, headline, probe_table, spread
 
 Run = dict[str, Any]
 # The thesis' Table 5.5 (in-sample accuracy of each agent's learner, and the agent's majority baseline) for the
@@ -264,18 +264,18 @@ remaining, 4 = any other):
 
 {_figures(runs, "keep")}
 
-{_cluster_params(keep)}
+{cluster_params(keep)}
 
 ### Tables 5.10 / 5.11 beside the thesis (the thesis' rule)
 
 Most likely action of the learner on {scale.probe_draws} random river deals per row (stack, pot and bets fixed as
 in the thesis' rows). Table 5.10: the thesis' learner 3 against ours of cluster 3 (smallest alpha):
 
-{_probe_table(keep, "5.10")}
+{probe_table(keep, "5.10")}
 
 Table 5.11: the thesis' learner 1 against ours of cluster 1 ("-" where a seed has no cluster 1):
 
-{_probe_table(keep, "5.11")}
+{probe_table(keep, "5.11")}
 
 ### Seed {first['seed']}, reseeded run: accuracy of every learner on every agent
 

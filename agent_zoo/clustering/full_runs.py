@@ -28,7 +28,7 @@ from agent_zoo.clustering.learners import SPEC_56, SPEC_107, LearnerSpec
 from agent_zoo.clustering.play import play_hands, style
 from agent_zoo.clustering.prospect import ProspectAgent, prospect_grid
 from agent_zoo.clustering.rule_based import AGENTS
-from agent_zoo.clustering.study import THESIS_5_10, THESIS_5_11, thesis_numbering
+from agent_zoo.clustering.study_design import THESIS_5_10, THESIS_5_11, thesis_numbering
 
 
 def fit_and_score(spec: LearnerSpec, train: LogSet, test: LogSet, config: ClusteringConfig) -> tuple[Any, dict[str, Any]]:

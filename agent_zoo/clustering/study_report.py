@@ -9,7 +9,7 @@ import numpy as np
 
 from agent_zoo.clustering import report
 from agent_zoo.clustering.prospect import PARAMETER_GRID
-from agent_zoo.clustering.study import THESIS_5_10, THESIS_5_11, THESIS_LETTERS, StudyScale, adjusted_rand_index
+from agent_zoo.clustering.study_design import THESIS_5_10, THESIS_5_11, THESIS_LETTERS, StudyScale, adjusted_rand_index
 
 Runs = dict[str, list[dict[str, Any]]]
 TITLES = {
@@ -68,7 +68,8 @@ def _prospect_figures(runs: list[dict[str, Any]], section: str) -> str:
     return " ".join(lines)
 
 
-def _cluster_params(runs: list[dict[str, Any]]) -> str:
+def cluster_params(runs: list[dict[str, Any]]) -> str:
+    """A table of each seed's prospect clusters (thesis numbering): size and mean alpha, beta of the members."""
     grid = np.array([(a, b) for a in PARAMETER_GRID for b in PARAMETER_GRID])
     rows = []
     for run in runs:
@@ -80,7 +81,8 @@ def _cluster_params(runs: list[dict[str, Any]]) -> str:
     return report.table(["seed", "cluster (thesis numbering)", "agents", "mean alpha", "mean beta"], rows)
 
 
-def _probe_table(runs: list[dict[str, Any]], table: str) -> str:
+def probe_table(runs: list[dict[str, Any]], table: str) -> str:
+    """Thesis Table ``table`` ("5.10" or "5.11") beside our seeds' fold / call / raise shares on its rows."""
     thesis = THESIS_5_10 if table == "5.10" else THESIS_5_11
     seeds = [r["seed"] for r in runs]
     rows = []
@@ -110,16 +112,16 @@ description, and that one of its four learners ended empty (3 clusters).
 
 {_prospect_figures(rs, section)}
 
-{_cluster_params(rs)}
+{cluster_params(rs)}
 
 Table 5.10 (the thesis' learner 3 against ours of cluster 3; most likely action of the learner on {scale.probe_draws}
 random river deals per row; ours shown for seeds in order):
 
-{_probe_table(rs, "5.10")}
+{probe_table(rs, "5.10")}
 
 Table 5.11 (the thesis' learner 1 against ours of cluster 1; "-" where a seed has no cluster 1):
 
-{_probe_table(rs, "5.11")}
+{probe_table(rs, "5.11")}
 """
 
 
