@@ -253,8 +253,8 @@ class SeatedHoldemView:
         return [[r._replace(player=seats[r.player]) for r in street] for street in self._state.history]  # type: ignore[attr-defined]
 
     def first_to_act(self, street: int) -> int:
-        """The seat first to act on ``street`` at the table in play (``encoders._holdem.first_to_act``)."""
-        from poker_envs.encoders._holdem import first_to_act
+        """The seat first to act on ``street`` at the table in play (``poker_envs.encoders.first_to_act``)."""
+        from poker_envs.encoders import first_to_act  # the encoders need gymnasium; session logic does not
 
         return self._seats[first_to_act(self._state, street)]
 

@@ -26,7 +26,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from poker_envs.encoders._holdem import action_added
+from poker_envs.encoders import action_added
 from poker_envs.encoders.base import Encoder
 from poker_envs.games.holdem import HoldemState
 from poker_envs.phh import Hand
