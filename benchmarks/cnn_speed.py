@@ -63,7 +63,7 @@ def range_query(net: PokerCNN, candidates: str) -> tuple[float, int]:
 
     env = nolimit_holdem_v0.env(starting_stack=100, bet_sizing="chips", obs_encoder="poker_cnn")
     lbr = LocalBestResponse(env, CNNAgent(net, env, candidates), LBRConfig(preflop_memo=0))
-    state = lbr._new_hand()
+    state = lbr.new_hand()
     rng = np.random.default_rng(0)
     while state.current_player() == CHANCE:
         play_chance(state, rng)

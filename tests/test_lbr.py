@@ -188,7 +188,7 @@ def test_cnn_range_query_equals_rows_asked_one_by_one() -> None:
     env = nolimit_holdem_v0.env(bet_sizing="chips", obs_encoder="poker_cnn", starting_stack=100)
     agent = CNNAgent(PokerCNN(), env, candidates="subset")
     lbr = LocalBestResponse(env, agent)
-    state = lbr._new_hand()
+    state = lbr.new_hand()
     while state.current_player() == CHANCE:
         play_chance(state, np.random.default_rng(0))
     state.apply(7)  # the small blind raises to 6: the big blind answers

@@ -173,15 +173,16 @@ class LocalBestResponse:
                 "(action_probabilities returns None); local best response needs them to track its range")
 
     def _check_capability(self) -> None:
-        state = self._new_hand()
+        state = self.new_hand()
         while state.current_player() == CHANCE:
             play_chance(state, np.random.default_rng(0))
         if self.agent.action_probabilities_batch(stack([self.observe(state, state.current_player())])) is None:
             raise ValueError(self._refusal())
 
     # Playing ----------------------------------------------------------------------------------------
-    def _new_hand(self) -> GameState:
-        """A new hand (hold'em: button on seat 0; LBR's seat alternates instead)."""
+    def new_hand(self) -> GameState:
+        """A new hand of the game LBR plays (hold'em: button on seat 0; LBR's seat alternates instead): the
+        root that range and value computations start from."""
         if isinstance(self.game, HoldemGame):
             return self.game.new_initial_state(button=0)
         return self.game.new_initial_state()
@@ -238,7 +239,7 @@ class LocalBestResponse:
     def play_hand(self, lbr_seat: int, rng: np.random.Generator) -> float:
         """One hand with LBR in ``lbr_seat``; LBR's winnings in the env's reward unit."""
         other = 1 - lbr_seat
-        state = self._new_hand()
+        state = self.new_hand()
         self.agent.begin_hand(other)
         weights: np.ndarray | None = None
         while not state.is_terminal():

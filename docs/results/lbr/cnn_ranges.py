@@ -32,7 +32,7 @@ def main() -> None:
     env = nolimit_holdem_v0.env(bet_sizing="chips", obs_encoder="poker_cnn", starting_stack=100)
     for path in args.generations:
         lbr = LocalBestResponse(env, load_cnn_agent(path, env, candidates=args.candidates))
-        root = lbr._new_hand()
+        root = lbr.new_hand()
         while root.current_player() == CHANCE:
             play_chance(root, np.random.default_rng(0))  # the cards dealt do not matter: every holding is asked
         for label, line in NODES:
