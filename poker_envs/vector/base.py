@@ -23,7 +23,14 @@ class VectorStep:
     action_mask: np.ndarray  # (num_envs, num_actions) int8, 1 where legal for that seat
     current_player: np.ndarray  # (num_envs,) int, the seat to act
     rewards: np.ndarray  # (num_envs, num_players) float; non-zero only where a hand ended in this call
-    terminated: np.ndarray  # (num_envs,) bool: that table's hand ended in this call (and it was reset)
+    terminated: np.ndarray  # (num_envs,) bool: that table's episode (its hand, or its session) ended in this call (and it was reset)
+    # Hold'em engines built with ``public=True`` (and every session): (num_envs, 14 + 6 n) float32, the public
+    # betting state (``poker_envs.encoders.public``) seen by each table's seat to act; None otherwise.
+    public: np.ndarray | None = None
+    # Sessions (``hands_per_episode`` > 1 or ``payouts``; None otherwise): (num_envs,) bool, a hand ended at
+    # that table in this call; (num_envs, num_players) bool, seats eliminated in this call (their agents are done).
+    hand_over: np.ndarray | None = None
+    eliminated: np.ndarray | None = None
 
 
 class VectorGame(Protocol):

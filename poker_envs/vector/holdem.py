@@ -17,10 +17,13 @@ import numpy as np
 from poker_envs._holdem_env import available_encoders, holdem_config, seeded_buttons, short_deck_ranking
 from poker_envs.encoders import flat56, flat107
 from poker_envs.encoders.poker_cnn import HISTORY
+from poker_envs.encoders.public import public_size
 from poker_envs.games.holdem import HoldemConfig, HoldemGame
+from poker_envs.session import SessionConfig, session_config
 from poker_envs.vector import _holdem_kernels as k
 from poker_envs.vector._holdem_cnn import SHAPE as CNN_SHAPE, encode_poker_cnn
 from poker_envs.vector._holdem_encode import default_size, encode_default, encode_flat56, encode_flat107
+from poker_envs.vector._holdem_public import encode_public_batch
 from poker_envs.vector.base import VectorStep, check_actions, check_active, check_reset_options
 from poker_envs.vector.sampling import Dealer
 
@@ -32,11 +35,14 @@ class VectorHoldem:
 
     def __init__(
         self, num_envs: int, config: HoldemConfig, *, seed: int | None = None, reward_unit: str = "big_blinds",
-        obs_encoder: str = "default",
+        obs_encoder: str = "default", public: bool = False,
     ) -> None:
+        """``public=True``: every output also carries the public betting state (``VectorStep.public``)."""
         if isinstance(num_envs, bool) or not isinstance(num_envs, int | np.integer) or num_envs < 1:
             raise ValueError(f"num_envs must be a positive integer, got {num_envs!r}")
         check_options(config, reward_unit, obs_encoder)
+        if not isinstance(public, bool):
+            raise ValueError(f"public must be True or False, got {public!r}")
         game = HoldemGame(config)
         self.config = config
         self.num_envs = int(num_envs)
@@ -45,6 +51,7 @@ class VectorHoldem:
         self.max_game_length = game.max_game_length
         self.obs_encoder = obs_encoder
         self.reward_unit = reward_unit
+        self.public = public
         sizes = {"default": (default_size(n),), "flat56": (flat56.SIZE,), "flat107": (flat107.SIZE,), "poker_cnn": CNN_SHAPE}
         self.observation_shape = sizes[obs_encoder]
         # poker_cnn reads the last actions of the street and the one before: the tables keep them only then.
@@ -60,6 +67,7 @@ class VectorHoldem:
         self._mask = np.zeros((self.num_envs, self.num_actions), dtype=np.int8)
         self._targets = np.zeros((self.num_envs, 1), dtype=np.int64)
         self._obs = np.zeros((self.num_envs, *self.observation_shape), dtype=np.float32)
+        self._public = np.zeros((self.num_envs, public_size(n)), dtype=np.float32) if public else None
 
     @property
     def rules(self) -> k.Rules:
@@ -155,14 +163,8 @@ class VectorHoldem:
         mask, targets = k.action_mask(t, self._rules, can, low, high, owe)
         if passing.any():
             mask[passing, 0] = 0  # the one legal action of a pass turn is 1 (check)
-        if self.obs_encoder == "default":
-            obs = encode_default(t, self._rules, can, low, high, owe)
-        elif self.obs_encoder == "flat56":
-            obs = encode_flat56(t, self._rules)
-        elif self.obs_encoder == "flat107":
-            obs = encode_flat107(t, self._rules)
-        else:
-            obs = encode_poker_cnn(t, self._rules)
+        obs = self._encode(t, rows, can, low, high, owe)
+        public = self._encode_public(t, rows, can, low, high, owe) if self._public is not None else None
         if rows is not None:  # earlier outputs keep their arrays: write into copies
             full_obs, full_mask = self._obs.copy(), self._mask.copy()
             full_obs[rows] = obs
@@ -170,10 +172,35 @@ class VectorHoldem:
             if not self._rules.chips:  # "chips" targets are the same at every table (a read-only broadcast)
                 self._targets[rows] = targets
             obs, mask = full_obs, full_mask
+            if public is not None:
+                full_public = self._public.copy()
+                full_public[rows] = public
+                public = full_public
         else:
             self._targets = targets
         self._obs, self._mask = obs, mask
-        return VectorStep(obs, mask, self.tables.player.astype(np.int64), rewards, terminated)
+        if public is not None:
+            self._public = public
+        return VectorStep(obs, mask, self.tables.player.astype(np.int64), rewards, terminated, public)
+
+    def _encode(
+        self, t: k.Tables, rows: np.ndarray | None, can: np.ndarray, low: np.ndarray, high: np.ndarray, owe: np.ndarray
+    ) -> np.ndarray:
+        """Observations of the seat to act at each table of ``t`` (``rows``: which tables ``t`` holds, None: all)."""
+        if self.obs_encoder == "default":
+            return encode_default(t, self._rules, can, low, high, owe)
+        if self.obs_encoder == "flat56":
+            return encode_flat56(t, self._rules)
+        if self.obs_encoder == "flat107":
+            return encode_flat107(t, self._rules)
+        return encode_poker_cnn(t, self._rules)
+
+    def _encode_public(
+        self, t: k.Tables, rows: np.ndarray | None, can: np.ndarray, low: np.ndarray, high: np.ndarray, owe: np.ndarray
+    ) -> np.ndarray:
+        """The public state seen by the seat to act at each table of ``t`` (``rows`` as in ``_encode``)."""
+        r = self._rules
+        return encode_public_batch(t, can, low, high, owe, np.array([r.small_blind, r.big_blind, r.ante]))
 
 
 def check_options(config: HoldemConfig, reward_unit: str, obs_encoder: str) -> None:
@@ -218,34 +245,58 @@ def _check_int_array(name: str, value: Any, shape: tuple[int, ...] | None, low: 
     return arr.astype(np.int64)
 
 
+def _engine(
+    num_envs: int, config: HoldemConfig, seed: int | None, reward_unit: str, obs_encoder: str, public: bool,
+    session: SessionConfig,
+) -> VectorHoldem:
+    """The plain engine, or the session engine where ``session`` plays more than one-hand episodes."""
+    if not session.is_session:
+        return VectorHoldem(num_envs, config, seed=seed, reward_unit=reward_unit, obs_encoder=obs_encoder, public=public)
+    from poker_envs.vector.holdem_session import VectorHoldemSession  # it builds on this module
+
+    if not isinstance(public, bool):
+        raise ValueError(f"public must be True or False, got {public!r}")
+    return VectorHoldemSession(num_envs, config, session, seed=seed, reward_unit=reward_unit, obs_encoder=obs_encoder)
+
+
 def make_nolimit(
     num_envs: int, seed: int | None = None, *, num_players: int = 2, small_blind: int = 1, big_blind: int = 2,
     ante: int = 0, starting_stack: int | Sequence[int] = 200, bet_sizing: str | tuple[float, ...] = "abstract",
-    reward_unit: str = "big_blinds", obs_encoder: str = "default",
+    reward_unit: str = "big_blinds", obs_encoder: str = "default", public: bool = False, hands_per_episode: int = 1,
+    rebuy: bool = False, blind_levels: Sequence[Sequence[int]] | None = None, hands_per_level: int | None = None,
+    payouts: Sequence[float] | None = None,
 ) -> VectorHoldem:
-    """Batched ``nolimit_holdem_v0`` (same arguments as ``nolimit_holdem_v0.env``)."""
+    """Batched ``nolimit_holdem_v0`` (same arguments as ``nolimit_holdem_v0.env``, sessions included)."""
     config = holdem_config("nolimit", num_players, small_blind, big_blind, ante, starting_stack, bet_sizing)
-    return VectorHoldem(num_envs, config, seed=seed, reward_unit=reward_unit, obs_encoder=obs_encoder)
+    session = session_config(hands_per_episode, rebuy, blind_levels, hands_per_level, payouts)
+    return _engine(num_envs, config, seed, reward_unit, obs_encoder, public, session)
 
 
 def make_shortdeck(
     num_envs: int, seed: int | None = None, *, num_players: int = 2, small_blind: int = 1, big_blind: int = 2,
     ante: int = 0, starting_stack: int | Sequence[int] = 200, bet_sizing: str | tuple[float, ...] = "abstract",
     trips_beat_straight: bool = False, reward_unit: str = "big_blinds", obs_encoder: str = "default",
+    public: bool = False, hands_per_episode: int = 1, rebuy: bool = False,
+    blind_levels: Sequence[Sequence[int]] | None = None, hands_per_level: int | None = None,
+    payouts: Sequence[float] | None = None,
 ) -> VectorHoldem:
-    """Batched ``shortdeck_holdem_v0`` (same arguments as ``shortdeck_holdem_v0.env``)."""
+    """Batched ``shortdeck_holdem_v0`` (same arguments as ``shortdeck_holdem_v0.env``, sessions included)."""
     ranking = short_deck_ranking(trips_beat_straight)
     config = holdem_config("nolimit", num_players, small_blind, big_blind, ante, starting_stack, bet_sizing, ranking=ranking)
-    return VectorHoldem(num_envs, config, seed=seed, reward_unit=reward_unit, obs_encoder=obs_encoder)
+    session = session_config(hands_per_episode, rebuy, blind_levels, hands_per_level, payouts)
+    return _engine(num_envs, config, seed, reward_unit, obs_encoder, public, session)
 
 
 def make_limit(
     num_envs: int, seed: int | None = None, *, num_players: int = 2, small_blind: int = 1, big_blind: int = 2,
     ante: int = 0, starting_stack: int | Sequence[int] = 200, allow_fold_when_check: bool = False,
-    reward_unit: str = "big_blinds", obs_encoder: str = "default",
+    reward_unit: str = "big_blinds", obs_encoder: str = "default", public: bool = False, hands_per_episode: int = 1,
+    rebuy: bool = False, blind_levels: Sequence[Sequence[int]] | None = None, hands_per_level: int | None = None,
+    payouts: Sequence[float] | None = None,
 ) -> VectorHoldem:
-    """Batched ``limit_holdem_v0`` (same arguments as ``limit_holdem_v0.env``)."""
+    """Batched ``limit_holdem_v0`` (same arguments as ``limit_holdem_v0.env``, sessions included)."""
     config = holdem_config(
         "limit", num_players, small_blind, big_blind, ante, starting_stack, allow_fold_when_check=allow_fold_when_check
     )
-    return VectorHoldem(num_envs, config, seed=seed, reward_unit=reward_unit, obs_encoder=obs_encoder)
+    session = session_config(hands_per_episode, rebuy, blind_levels, hands_per_level, payouts)
+    return _engine(num_envs, config, seed, reward_unit, obs_encoder, public, session)

@@ -133,7 +133,15 @@ def _select(rows: jax.Array, new: jax.Array, old: jax.Array) -> jax.Array:
 
 
 def from_numpy(engine: holdem.VectorHoldem, num_envs: int, seed: int | None, shard: bool | None) -> JaxVectorGame:
-    """The JAX engine of a numpy engine's configuration (rules, reward unit, encoder) with ``num_envs`` tables."""
+    """The JAX engine of a numpy engine's configuration (rules, reward unit, encoder) with ``num_envs`` tables.
+    Sessions and the public state are the numpy engine's only (for now): refused with the argument named."""
+    session = getattr(engine, "session_config", None)
+    if session is not None:
+        given = [name for name, default in (("hands_per_episode", 1), ("rebuy", False), ("blind_levels", ()),
+                                            ("hands_per_level", 0), ("payouts", ())) if getattr(session, name) != default]
+        raise ValueError(f"backend='jax' plays one hand per episode: the session arguments {given} need backend='numpy'")
+    if engine.public:
+        raise ValueError("backend='jax' has no public betting state yet: public=True needs backend='numpy'")
     return JaxVectorGame(JaxHoldem(engine), num_envs, seed, shard=shard is not False)
 
 
