@@ -174,11 +174,11 @@ def test_config_deck_and_ranking() -> None:
     assert cfg.deck == "short_deck"
     game = HoldemGame(cfg)
     assert game.deck == tuple(range(16, 52)) and game.name == "short_deck_nolimit_holdem"
-    assert pickle.loads(pickle.dumps(game)).evaluate is game.evaluate  # games go to worker processes
+    assert pickle.loads(pickle.dumps(game)).evaluate_hand is game.evaluate_hand  # games go to worker processes
     assert HoldemGame(HoldemConfig()).name == "nolimit_holdem" and len(HoldemGame(HoldemConfig()).deck) == 52
     with pytest.raises(ValueError, match="ranks the ranking 'short_deck' does not play"):
         HoldemConfig(ranking="short_deck", deck="standard")
-    with pytest.raises(ValueError, match="10 players need 25"):
+    with pytest.raises(ValueError, match="10 players with 2 hole cards and a board of 5 need 25"):
         HoldemConfig(num_players=10, ranking="short_deck", deck=tuple(range(16, 36)))
     with pytest.raises(ValueError, match="deck must be one of"):
         HoldemConfig(deck="short")

@@ -150,7 +150,7 @@ def replay_core(
         play_chance(state, RNG_CHANCE)
     assert state.is_terminal()
     same(rewards, state.returns() * scale)
-    if state.strengths is not None and game.evaluate is not evaluate:  # another ranking than the standard one
+    if state.strengths is not None and game.ranking.name != "standard":  # another ranking than the standard one
         live = [s for s in range(game.num_players) if state.strengths[s] is not None]
         best = max(state.strengths[s] for s in live)
         best_std = max(evaluate(state.hole[s] + state.board) for s in live)

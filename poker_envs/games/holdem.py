@@ -1,13 +1,15 @@
-"""Texas hold'em rules (no-limit and fixed-limit, 2 to 10 players), shared by envs, solvers and tests.
+"""Hold'em-family rules (no-limit, pot-limit and fixed-limit, 2 to 10 players), shared by envs, solvers and tests.
 
-Variants are configuration: ``HoldemConfig.deck`` names the cards dealt and ``HoldemConfig.ranking`` the
-hand ranking (``poker_envs.core.ranking``), e.g. short-deck (6+) hold'em is ``deck="short_deck"`` (36
-cards, sixes to aces) with ``ranking="short_deck"``. Card ids stay those of the 52-card deck.
+Variants are configuration (``HoldemConfig``): ``deck`` names the cards dealt and ``ranking`` the hand
+ranking (``poker_envs.core.ranking``), e.g. short-deck (6+) hold'em is ``deck="short_deck"`` (36 cards,
+sixes to aces) with ``ranking="short_deck"``; ``hole_cards``, ``board_cards`` (cards per street after
+the first) and ``hand_rule`` (``poker_envs.core.hand_rules``) give the shape of a hand, e.g. pot-limit
+Omaha is ``hole_cards=4, hand_rule="omaha", betting="potlimit"``. Card ids stay those of the 52-card deck.
 
 Dealing order (chance nodes, one card each): hole cards one at a time round the table starting at
 the seat left of the button (``button + 1``; heads-up that is the big blind), first card to every
-seat, then the second card to every seat; then the flop (3 cards), the turn and the river. No
-burn cards. With ``new_initial_state(deck=...)`` the k-th chance outcome is ``deck[k]``; cards past
+seat, then the second card to every seat, and so on; then the board street by street (hold'em: the flop
+of 3 cards, the turn and the river). No burn cards. With ``new_initial_state(deck=...)`` the k-th chance outcome is ``deck[k]``; cards past
 the end of a short deck are dealt at random (``sample_chance``). With ``hole=`` / ``board=`` the
 deck is built from the given cards in that same order.
 
@@ -16,7 +18,9 @@ optional antes (not part of the street bets). A big blind all-in for less than t
 makes the bet to call, and the base of the minimum raise, the full big blind (TDA, Robert's Rules).
 No-limit: the minimum raise is the largest full raise of the street (at least the big blind), and an
 all-in raise for less than a full raise does not reopen the betting: a player who already acted may
-raise again only if the raises made since his action add up to a full raise. Limit: bets of one big
+raise again only if the raises made since his action add up to a full raise. Pot-limit: the same, and
+the largest raise is to the current bet plus the pot after calling (every chip put in this hand, antes
+included, plus the call), so a bet is at most the pot. Limit: bets of one big
 blind on the first two streets, two on the last two, at most ``max_raises_per_round`` bets per street
 (pre-flop the big blind is the first of them); an all-in of at least half a bet over the last counted
 level is a raise (it counts and reopens the betting for whoever faces at least half a bet more), a
@@ -30,6 +34,7 @@ their tests.
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -40,7 +45,7 @@ import numpy as np
 from poker_envs.core.cards import (
     NUM_CARDS, card_to_str, cards_to_str, check_deck, check_hole_and_board, deck_cards, deck_name,
 )
-from poker_envs.core.evaluator import scalar_evaluator
+from poker_envs.core.hand_rules import check_hand_rule, hand_evaluator
 from poker_envs.core.ranking import STANDARD, HandRanking, get_ranking
 from poker_envs.core.settlement import ODD_CHIP_RULES, Pot, pots, settle
 from poker_envs.games.base import CHANCE, TERMINAL, ActionKind, Game, GameState
@@ -56,7 +61,8 @@ MAX_PLAYERS = 10
 # million int8 entries per observation is already 1 MB).
 MAX_CHIPS_STACK = 1_000_000
 STREET_NAMES = ("preflop", "flop", "turn", "river")
-_BOARD_SIZE = (0, 3, 4, 5)
+BETTING = ("nolimit", "potlimit", "limit")
+HOLE_CARDS = (2, 3, 4, 5, 6)  # hole cards per player the rules deal
 
 
 class ActionRecord(NamedTuple):
@@ -76,7 +82,7 @@ class HoldemConfig:
     big_blind: int = 2
     ante: int = 0  # posted by every seat before the blinds; not part of the street bets
     starting_stacks: tuple[int, ...] = ()  # one per seat; empty means 100 big blinds each
-    betting: str = "nolimit"  # "nolimit" | "limit"
+    betting: str = "nolimit"  # "nolimit" | "potlimit" | "limit"
     max_raises_per_round: int = 4  # limit only: bet + 3 raises (pre-flop the big blind is the bet)
     allow_fold_when_check: bool = False  # folding when checking is free is masked out unless True
     bet_sizing: str | tuple[float, ...] = "abstract"  # no-limit ids: "abstract" | "chips" | pot fractions
@@ -84,6 +90,9 @@ class HoldemConfig:
     headsup_cap: bool = True  # limit: the raise cap holds with two players left (ACPC); False: no cap then (TDA)
     ranking: str | HandRanking = "standard"  # hand ranking: a name in core.ranking.RANKINGS or a HandRanking
     deck: str | tuple[int, ...] | None = None  # cards dealt: a name in core.cards.DECKS, or card ids; None: the ranking's deck
+    hole_cards: int = 2  # hole cards per player (hold'em 2, Omaha 4 to 6)
+    board_cards: tuple[int, ...] = (3, 1, 1)  # board cards dealt before each betting round after the first
+    hand_rule: str = "best_five"  # core.hand_rules: "best_five" of all cards | "omaha": two from hand, three from board
 
     def __post_init__(self) -> None:
         n = self.num_players
@@ -111,8 +120,8 @@ class HoldemConfig:
             if isinstance(s, bool) or not isinstance(s, int | np.integer) or s <= 0:
                 raise ValueError(f"starting_stacks[{i}] must be a positive integer number of chips, got {s!r}")
         object.__setattr__(self, "starting_stacks", tuple(int(s) for s in stacks))
-        if self.betting not in ("nolimit", "limit"):
-            raise ValueError(f"betting must be 'nolimit' or 'limit', got {self.betting!r}")
+        if self.betting not in BETTING:
+            raise ValueError(f"betting must be one of {BETTING}, got {self.betting!r}")
         if self.betting == "limit" and self.max_raises_per_round < 1:
             raise ValueError("max_raises_per_round must be at least 1 in limit")
         for name in ("allow_fold_when_check", "headsup_cap"):
@@ -124,7 +133,7 @@ class HoldemConfig:
         if isinstance(sizing, str):
             if sizing not in ("abstract", "chips"):
                 raise ValueError(f"bet_sizing must be 'abstract', 'chips' or a tuple of pot fractions, got {sizing!r}")
-            if sizing == "chips" and self.betting == "nolimit" and max(stacks) > MAX_CHIPS_STACK:
+            if sizing == "chips" and self.betting != "limit" and max(stacks) > MAX_CHIPS_STACK:
                 raise ValueError(
                     f"bet_sizing='chips' has one action id per chip: a starting_stack of {max(stacks)} chips would need "
                     f"{max(stacks) + 2} ids; the limit is a starting_stack of {MAX_CHIPS_STACK} chips (use 'abstract' "
@@ -148,15 +157,56 @@ class HoldemConfig:
             object.__setattr__(self, "deck", ranking.deck)
         elif not isinstance(self.deck, str):
             object.__setattr__(self, "deck", deck_cards(self.deck))
+        self._check_shape()
         cards = deck_cards(self.deck)
-        if len(cards) < 2 * n + 5:
-            raise ValueError(f"deck has {len(cards)} cards; {n} players need {2 * n + 5}")
+        if len(cards) < self.deal_size:
+            raise ValueError(
+                f"deck has {len(cards)} cards; {n} players with {self.hole_cards} hole cards and a board of "
+                f"{sum(self.board_cards)} need {self.deal_size}"
+            )
         stray = sorted(set(cards) - set(ranking.cards))
         if stray:
             raise ValueError(
                 f"deck holds {cards_to_str(stray[:4])}..., ranks the ranking {ranking.name!r} does not play "
                 f"(its deck is {ranking.deck!r})"
             )
+
+    def _check_shape(self) -> None:
+        """The shape of a hand: hole cards, board streets and the hand rule fit together and the evaluator."""
+        h = self.hole_cards
+        if isinstance(h, bool) or not isinstance(h, int | np.integer) or h not in HOLE_CARDS:
+            raise ValueError(f"hole_cards must be one of {HOLE_CARDS}, got {h!r}")
+        object.__setattr__(self, "hole_cards", int(h))
+        board = self.board_cards
+        if isinstance(board, str) or not isinstance(board, tuple | list) or not 1 <= len(board) <= 3 or any(
+            isinstance(b, bool) or not isinstance(b, int | np.integer) or b < 1 for b in board
+        ):
+            raise ValueError(
+                f"board_cards must list 1 to 3 positive card counts, one per betting round after the first, got {board!r}"
+            )
+        object.__setattr__(self, "board_cards", tuple(int(b) for b in board))
+        rule = check_hand_rule(self.hand_rule)
+        total = sum(self.board_cards)
+        if rule == "best_five" and not 5 <= h + total <= 7:
+            raise ValueError(
+                f"hand_rule 'best_five' takes the best five of 5 to 7 cards; {h} hole cards and a board of {total} "
+                "make " + str(h + total) + " (use hand_rule='omaha' for 4 to 6 hole cards)"
+            )
+        if rule == "omaha" and (h < 4 or not 3 <= total <= 5):
+            raise ValueError(
+                f"hand_rule 'omaha' (two from the hand, three from the board) needs 4 to 6 hole_cards and a board of "
+                f"3 to 5 cards, got {h} and {total}"
+            )
+
+    @property
+    def deal_size(self) -> int:
+        """Cards one hand deals: every player's hole cards, then the board."""
+        return self.num_players * self.hole_cards + sum(self.board_cards)
+
+    @property
+    def board_after(self) -> tuple[int, ...]:
+        """Board cards seen in each betting round (hold'em: 0, 3, 4, 5)."""
+        return tuple(itertools.accumulate(self.board_cards, initial=0))
 
     @property
     def fractions(self) -> tuple[float, ...]:
@@ -168,18 +218,35 @@ class HoldemConfig:
         return ()
 
 
+def game_name(config: HoldemConfig, ranking: HandRanking, deck: Sequence[int]) -> str:
+    """The game's name from its configuration, e.g. "nolimit_holdem", "short_deck_nolimit_holdem",
+    "potlimit_omaha", "potlimit_omaha5" (five hole cards)."""
+    name = deck_name(deck)
+    variant = "" if ranking == STANDARD and name == "standard" else f"{ranking.name}_"
+    if name != ranking.deck:
+        variant += f"{name}_deck_" if name == "custom" else f"{name}_"
+    if config.hand_rule == "omaha":
+        family = "omaha" if config.hole_cards == 4 else f"omaha{config.hole_cards}"
+    else:
+        family = "holdem" if config.hole_cards == 2 else f"holdem{config.hole_cards}"
+    if config.board_cards != (3, 1, 1):
+        family += "_board" + "".join(str(b) for b in config.board_cards)
+    return f"{variant}{config.betting}_{family}"
+
+
 class HoldemGame(Game):
-    """A hold'em table; ``new_initial_state`` deals one hand.
+    """A hold'em-family table; ``new_initial_state`` deals one hand.
 
     Discrete action ids: 0 fold, 1 check/call, then
     - limit: 2 bet/raise (3 ids);
-    - no-limit "abstract": 2 raise half pot, 3 raise pot, 4 raise 2 pots, 5 all-in (6 ids);
-    - no-limit pot fractions f_1..f_m: 2..m+1 the fractions, m+2 all-in;
-    - no-limit "chips": id ``a >= 2`` bets / raises to ``a - 1`` chips (the street total), so there
+    - no-limit and pot-limit "abstract": 2 raise half pot, 3 raise pot, 4 raise 2 pots, 5 the largest
+      raise: all-in (no-limit) or the pot-limit maximum, all-in where the stack is shorter (6 ids);
+    - pot fractions f_1..f_m: 2..m+1 the fractions, m+2 the largest raise;
+    - "chips": id ``a >= 2`` bets / raises to ``a - 1`` chips (the street total), so there
       are ``max(starting_stacks) + 2`` ids.
     A fraction f raises to ``max bet + f * (pot after calling)`` (a bet is ``f * pot``), rounded to a
-    chip and lifted to the minimum raise; it is masked when that reaches the all-in amount (the
-    all-in id covers it) or repeats the amount of a smaller fraction.
+    chip and lifted to the minimum raise; it is masked when that reaches the largest raise (the last
+    id covers it: in pot-limit every fraction from 1 up) or repeats the amount of a smaller fraction.
     """
 
     def __init__(self, config: HoldemConfig) -> None:
@@ -188,12 +255,12 @@ class HoldemGame(Game):
         self.ranking = get_ranking(config.ranking)
         self.deck = deck_cards(config.deck)  # the card ids dealt, ascending
         self.deck_mask = sum(1 << c for c in self.deck)  # bit c set for each card of the deck
-        self.evaluate = scalar_evaluator(self.ranking)  # hand value of 5..7 cards under the ranking
-        deck = deck_name(self.deck)
-        variant = "" if self.ranking == STANDARD and deck == "standard" else f"{self.ranking.name}_"
-        if deck != self.ranking.deck:
-            variant += f"{deck}_deck_" if deck == "custom" else f"{deck}_"
-        self.name = f"{variant}{config.betting}_holdem"  # e.g. "nolimit_holdem", "short_deck_nolimit_holdem"
+        # hand value of (hole, board) under the ranking and the hand rule
+        self.evaluate_hand = hand_evaluator(self.ranking, config.hand_rule)
+        self.board_after = config.board_after  # board cards seen in each betting round
+        self.last_street = len(config.board_cards)  # the river's number (3 in hold'em)
+        self.deal_size = config.deal_size  # cards one hand deals
+        self.name = game_name(config, self.ranking, self.deck)
         n = config.num_players
         max_stack = max(config.starting_stacks)
         self.fractions = config.fractions  # pot fractions of the raise ids (read on every legal_actions call)
@@ -223,19 +290,21 @@ class HoldemGame(Game):
         if hole is not None:
             if deck is not None:
                 raise ValueError("give either deck or hole/board, not both")
-            holes, table = check_hole_and_board(hole, board, n)
+            holes, table = check_hole_and_board(
+                hole, board, n, self.config.hole_cards, self.board_after[-1]
+            )
             for name, cards in [*((f"hole[{s}]", h) for s, h in enumerate(holes)), ("board", table)]:
                 self._check_in_deck(cards, name)
             order = [(button + 1 + k) % n for k in range(n)]
-            deck = [holes[s][0] for s in order] + [holes[s][1] for s in order] + table
+            deck = [holes[s][j] for j in range(self.config.hole_cards) for s in order] + table
         elif len(board):
             raise ValueError("board cards need hole cards too (or give a deck)")
         fixed: tuple[int, ...] = ()
         if deck is not None:
             fixed = tuple(check_deck(deck, 0))
             self._check_in_deck(fixed, "deck")
-            if len(fixed) > 2 * n + 5:
-                fixed = fixed[: 2 * n + 5]
+            if len(fixed) > self.deal_size:
+                fixed = fixed[: self.deal_size]
         return HoldemState(self, int(button), fixed)
 
     def _check_in_deck(self, cards: Sequence[int], name: str) -> None:
@@ -252,7 +321,7 @@ class HoldemState(GameState):
         "game", "config", "num_players", "button", "hole", "board", "street", "stacks", "bets",
         "contributed", "folded", "starting_stacks", "history", "num_active_at_street_start",
         "winnings", "awards", "strengths", "_deck", "_dealt", "_used", "_player", "_acted",
-        "_max_bet", "_full_raise", "_num_raises", "_legal", "_rr", "_limit", "_level", "_capped",
+        "_max_bet", "_full_raise", "_num_raises", "_legal", "_rr", "_limit", "_pot_limit", "_level", "_capped",
     )
 
     def __init__(self, game: HoldemGame, button: int, deck: tuple[int, ...] = ()) -> None:
@@ -280,6 +349,7 @@ class HoldemState(GameState):
         self._dealt: list[int] = []
         self._used = 0
         self._limit = cfg.betting == "limit"
+        self._pot_limit = cfg.betting == "potlimit"
         self._acted = [False] * n
         self._legal: list[int] | None = None  # cached legal ids of the current node
         self._rr: tuple[int, int] | None | bool = False  # cached legal_raise_range (False: not computed)
@@ -339,6 +409,7 @@ class HoldemState(GameState):
         new._legal = self._legal
         new._rr = self._rr
         new._limit = self._limit
+        new._pot_limit = self._pot_limit
         new._level = self._level
         new._capped = self._capped
         return new
@@ -402,7 +473,12 @@ class HoldemState(GameState):
                 to = min(self._level + self._full_raise, all_in)
                 rr = to, to
             else:
-                rr = min(self._max_bet + self._full_raise, all_in), all_in
+                low = min(self._max_bet + self._full_raise, all_in)
+                high = all_in
+                if self._pot_limit:  # the call plus the pot after the call
+                    pot_after_call = sum(self.contributed) + self._max_bet - self.bets[seat]
+                    high = min(all_in, max(low, self._max_bet + pot_after_call))
+                rr = low, high
         self._rr = rr
         return rr
 
@@ -572,13 +648,14 @@ class HoldemState(GameState):
         self._used |= 1 << card
         self._dealt.append(card)
         n = self.num_players
-        if k < 2 * n:
+        dealt_hole = n * self.config.hole_cards
+        if k < dealt_hole:
             self.hole[(self.button + 1 + k) % n].append(card)
-            if k == 2 * n - 1:
+            if k == dealt_hole - 1:
                 self._start_round()
         else:
             self.board.append(card)
-            if len(self.board) == _BOARD_SIZE[self.street]:
+            if len(self.board) == self.game.board_after[self.street]:
                 self._start_round()
 
     # Betting -----------------------------------------------------------------------------------
@@ -618,7 +695,7 @@ class HoldemState(GameState):
             self._rr = False
 
     def _end_round(self) -> None:
-        if self.street == 3:
+        if self.street == self.game.last_street:
             self._finish()
             return
         self.street += 1
@@ -730,9 +807,9 @@ class HoldemState(GameState):
         if len(live) > 1:
             board = self.board
             strengths = [None] * n
-            evaluate = self.game.evaluate
+            evaluate = self.game.evaluate_hand
             for s in live:
-                strengths[s] = evaluate(self.hole[s] + board)
+                strengths[s] = evaluate(self.hole[s], board)
             self.strengths = strengths
         self.winnings, self.awards, _ = settle(
             self.contributed, self.folded, strengths, self.button, odd_chips=self.config.odd_chips

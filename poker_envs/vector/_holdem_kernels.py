@@ -48,7 +48,7 @@ class Rules:
     def from_game(cls, game: HoldemGame, history: int = 0) -> Rules:
         """The numbers of ``game``'s configuration, with its action ids, deck and ranking as the game derives them."""
         config = game.config
-        nolimit = config.betting == "nolimit"
+        nolimit = config.betting != "limit"  # no-limit or pot-limit: the same raise ids
         return cls(
             n=config.num_players,
             small_blind=config.small_blind,
