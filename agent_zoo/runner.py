@@ -11,15 +11,17 @@ Two engines play the hands:
 
 * ``play_aec``: a list of AEC environments (any game of ``poker_envs``), one per table. Pending decisions
   are grouped by agent, each agent gets one batched call per round.
-* ``play_vector``: the batched engine (``poker_envs.vector``: hold'em, Leduc, Kuhn). Hands are played in
-  waves: every table is dealt its fixed deal by ``reset(options={"decks", "buttons"})``, tables whose hand
-  is over wait (``step(actions, active=...)``) until the wave's last hand ends. Same cards and the same
-  seat Generators give the same results as ``play_aec`` for agents whose ``act_batch`` draws row by row.
+* ``play_vector``: the batched engine (``poker_envs.vector``: hold'em, Leduc, Kuhn). Episodes (hands, or
+  hold'em sessions) are played in waves: every table is dealt its fixed deal by ``reset(options={"decks",
+  "buttons"})``, tables whose episode is over wait (``step(actions, active=...)``) until the wave's last one
+  ends. Same cards and the same seat Generators give the same results as ``play_aec`` for agents whose
+  ``act_batch`` draws row by row.
 
 Agents are called through ``act_rows``: ``agent.act_batch(observations, rngs)`` (``agent_zoo.agent``), with
 ``observations`` the observation dict stacked over rows and ``rngs`` one Generator per row, which row ``i``
-uses alone. The batched engine gives ``{"observation", "action_mask"}`` only (no ``"public"`` betting state),
-so agents that read the public state (``heuristic``, ``cnn``) play on the AEC environments.
+uses alone. The batched hold'em engine built with ``public=True`` (and every batched session) also gives
+``"public"``, so agents that read the public betting state (``heuristic``, ``cnn``) play there too; other
+batched engines give ``{"observation", "action_mask"}`` only.
 """
 
 from __future__ import annotations
@@ -250,10 +252,13 @@ def play_vector(
 ) -> list[HandOutcome]:
     """Play ``hands`` on the batched ``engine`` in waves of ``engine.num_envs`` tables.
 
-    ``decks[k]`` is hand k's dealing order (``options["decks"]`` of the engine), ``buttons[k]`` its button
-    (hold'em only). Style statistics are counted for hold'em engines only (None elsewhere).
+    ``decks[k]`` is episode k's dealing order (``options["decks"]`` of the engine: one deck per hand, or in a
+    session engine a list of decks, one per hand), ``buttons[k]`` its button (hold'em only). Style statistics
+    are counted for hold'em engines only (None elsewhere). A session engine's outcomes count the hands each
+    session lasted and its finishing places.
     """
     b, n = engine.num_envs, engine.num_players
+    sessions = getattr(engine, "session_config", None) is not None
     outcomes: list[HandOutcome] = []
     streams = SeatStreams(b, n)
     for lo in range(0, len(hands), b):
@@ -270,7 +275,10 @@ def play_vector(
             for seat, who in enumerate(spec.seats):
                 agents[who].begin_hand(seat)
         totals = np.zeros((used, n))
+        played = np.zeros(b, dtype=np.int64)  # hands finished per table
+        places = np.zeros((used, n), dtype=np.int64)
         trackers = [HandTracker(n) for _ in range(used)] if style else None
+        session_style = [[StyleCounts() for _ in range(n)] for _ in range(used)] if style and sessions else None
         counted = style
         active = np.zeros(b, dtype=bool)
         active[:used] = True
@@ -282,6 +290,8 @@ def play_vector(
             for agent in np.unique(who).tolist():
                 sel = rows[who == agent]
                 obs = {"observation": out.observation[sel], "action_mask": out.action_mask[sel]}
+                if out.public is not None:
+                    obs["public"] = out.public[sel]
                 row_rngs = [rngs[t][int(p)] for t, p in zip(sel.tolist(), out.current_player[sel].tolist(), strict=True)]
                 try:
                     actions[sel] = act_rows(agents[agent], obs, row_rngs)
@@ -289,7 +299,8 @@ def play_vector(
                     if exc.args != ("public",):
                         raise
                     raise ValueError(f"agent {agents[agent].name!r} reads the public betting state (observation['public']), "
-                                     "which the batched engine does not give; play it on the AEC engine") from exc
+                                     "which this batched engine does not give (hold'em: build it with public=True); "
+                                     "play it on the AEC engine") from exc
             if trackers is not None:
                 views = _vector_views(engine, rows, actions[rows])
                 if views is None:
@@ -299,11 +310,30 @@ def play_vector(
                     for t, p, view in zip(rows.tolist(), player.tolist(), views, strict=True):
                         if view is not None:
                             trackers[t].record(int(p), view)
+            seated = engine.seated.copy() if sessions else None  # the seats of the hands being played
             out = engine.step(actions, active=None if active.all() else active)
-            ended = np.flatnonzero(out.terminated & active)
-            totals[ended] += out.rewards[ended]
+            if sessions:
+                paid = np.flatnonzero(out.hand_over & active)
+                totals[paid] += out.rewards[paid]
+                played[paid] += 1
+                if session_style is not None and trackers is not None:
+                    for t in paid.tolist():
+                        for seat, counts in enumerate(trackers[t].finish()):
+                            if seated[t, seat]:
+                                session_style[t][seat].add(counts)
+                        trackers[t] = HandTracker(n)
+                ended = np.flatnonzero(out.terminated & active)
+                places[ended] = engine.final_places[ended]
+            else:
+                ended = np.flatnonzero(out.terminated & active)
+                totals[ended] += out.rewards[ended]
+                played[ended] += 1
             active[ended] = False
         for h in range(used):
-            per_seat = trackers[h].finish() if trackers is not None and counted else None
-            outcomes.append(HandOutcome(totals[h].astype(np.float64), per_seat))
+            if session_style is not None:
+                per_seat = session_style[h] if counted else None
+            else:
+                per_seat = trackers[h].finish() if trackers is not None and counted else None
+            outcomes.append(HandOutcome(totals[h].astype(np.float64), per_seat, int(played[h]),
+                                        places[h] if sessions else None))
     return outcomes

@@ -41,6 +41,7 @@ __all__ = ["Z95", "TournamentResult", "build_env", "main", "play_block", "run_to
 
 ENGINES = ("aec", "vector")
 VECTOR_GAMES = ("nolimit", "limit", "leduc", "kuhn")  # games the batched engine plays
+VECTOR_SESSION_GAMES = ("nolimit", "limit")  # games it plays sessions of (and gives the public betting state)
 
 
 def table_size(game: str, env_config: dict[str, Any] | None = None, players: int | None = None) -> int:
@@ -169,6 +170,8 @@ def _vector_engine(game: str, env_config: dict[str, Any], num_tables: int) -> An
 
     entry = catalog.game(game)
     config = {**dict(entry.heads_up), **env_config}
+    if game in VECTOR_SESSION_GAMES:  # hold'em: the public betting state too, for the agents that read it
+        config["public"] = True
     return vector.make(entry.env_module.removesuffix("_v0"), num_envs=num_tables, **config)
 
 
@@ -336,7 +339,7 @@ def run_tournament(
     ``tables``: tables in lockstep per worker; ``max_lineups``: most sets of agents when there are more
     agents than seats (``agent_zoo.lineups``).
 
-    Sessions (hold'em, push/fold; AEC engine): ``hands_per_episode`` > 1 plays cash sessions of that many hands
+    Sessions (hold'em, push/fold; hold'em on the batched engine too): ``hands_per_episode`` > 1 plays cash sessions of that many hands
     (``rebuy``: stacks topped up every hand), results in reward per hand played; ``sit_and_go`` plays each
     episode down to one stack with blind levels and payouts (``session_config``), results in prize per
     sit-and-go, with finishing places. Then ``hands`` counts episodes (sessions) per match.
@@ -348,8 +351,9 @@ def run_tournament(
     if n > 2 or "num_players" in env_config:
         env_config["num_players"] = n
     env_config = session_config(game, n, env_config, hands_per_episode, rebuy, sit_and_go)
-    if engine != "aec" and env_config.get("hands_per_episode", 1) > 1:
-        raise ValueError("engine 'vector' plays one hand per episode; sessions (hands_per_episode, sit_and_go) need engine 'aec'")
+    if engine != "aec" and env_config.get("hands_per_episode", 1) > 1 and game not in VECTOR_SESSION_GAMES:
+        raise ValueError(f"engine 'vector' plays sessions (hands_per_episode, sit_and_go) of {', '.join(VECTOR_SESSION_GAMES)} "
+                         f"only; {game} sessions need engine 'aec'")
     if hands < n or hands % n:
         even = " (an even number >= 2)" if n == 2 else ""
         raise ValueError(f"hands must be a multiple of the {n} seats{even}: each deal is played once per seat rotation; got {hands}")

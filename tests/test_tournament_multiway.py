@@ -138,8 +138,8 @@ def test_cash_sessions_known_truths():
 def test_session_errors():
     with pytest.raises(ValueError, match="leduc has no sessions"):
         run_tournament("leduc", ["random", "fold"], hands=2, hands_per_episode=3, progress=False)
-    with pytest.raises(ValueError, match="sessions .* need engine 'aec'"):
-        run_tournament("nolimit", ["random", "fold"], hands=2, hands_per_episode=3, engine="vector", progress=False)
+    with pytest.raises(ValueError, match="push_fold sessions need engine 'aec'"):
+        run_tournament("push_fold", ["random", "fold"], hands=2, hands_per_episode=3, engine="vector", progress=False)
     with pytest.raises(ValueError, match="sit_and_go cannot be combined with rebuy"):
         run_tournament("nolimit", ["random", "fold"], hands=2, sit_and_go=True, rebuy=True, progress=False)
 

@@ -34,9 +34,10 @@ def biased_actions(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return (cdf <= u[:, None]).sum(1)
 
 
-def run_sessions(game: str, kwargs: dict[str, Any], tables: int, sessions: int, seed: int) -> Counter:
+def run_sessions(game: str, kwargs: dict[str, Any], tables: int, sessions: int, seed: int, subsets: bool = False) -> Counter:
     """Play until ``sessions`` sessions have ended on ``tables`` batched tables and their AEC twins; compare
-    every step. The first sessions are dealt from reset's ``decks`` option, later ones from the engine."""
+    every step. The first sessions are dealt from reset's ``decks`` option, later ones from the engine.
+    ``subsets``: every other step advances a random subset of the tables (``step(actions, active=...)``)."""
     rng = np.random.default_rng(seed)
     venv = vector.make(game, tables, seed=seed, **kwargs)
     assert isinstance(venv, VectorHoldemSession)
@@ -78,8 +79,12 @@ def run_sessions(game: str, kwargs: dict[str, Any], tables: int, sessions: int, 
                 raise AssertionError(f"public state of table {t}:\n{decode_public(out.public[t], n)}\n"
                                      f"!= AEC {decode_public(obs['public'], n)}")
         actions = biased_actions(out.action_mask, rng)
-        out = venv.step(actions)
+        active = rng.random(tables) < 0.5 if subsets and rng.random() < 0.5 else np.ones(tables, dtype=bool)
+        out = venv.step(actions, active=active if subsets else None)
         for t, env in enumerate(envs):
+            if not active[t]:
+                assert not out.hand_over[t] and not out.rewards[t].any()
+                continue
             if out.hand_over[t] and not out.terminated[t]:  # the AEC env deals the next hand in this step
                 nxt = env.hands_done + 1
                 if nxt < len(hand_decks[t]):  # a deck of reset's option: the engine dealt it too
@@ -142,15 +147,94 @@ ENDS = ("ended by hands", "ended with one left")  # prizes by ICM and by place
          (*OUT, *ENDS, "level > 0", "tied places", "split pot")),
         ("nolimit_holdem", dict(num_players=4, starting_stack=[10, 20, 30, 2], hands_per_episode=6, rebuy=True,
                                 obs_encoder="flat56"), 12, 30, ("ended by hands",)),
+        ("nolimit_holdem", dict(num_players=4, starting_stack=15, hands_per_episode=5, blind_levels=LEVELS,
+                                hands_per_level=2, payouts=[1.0]), 16, 30, (*OUT, *ENDS, "level > 0")),
     ],
-    ids=["tournament5", "chips3_icm", "limit4_levels", "shortdeck6_flat56", "cash_rebuy"],
+    ids=["tournament5", "chips3_icm", "limit4_levels", "shortdeck6_flat56", "cash_rebuy", "winner_takes_all_subsets"],
 )
 def test_sessions_equal_the_aec_env(
     game: str, kwargs: dict[str, Any], tables: int, sessions: int, required: tuple[str, ...]
 ) -> None:
-    """260 sessions over five configurations (2,000+ hands), every step compared."""
-    seen = run_sessions(game, kwargs, tables, sessions, seed=sessions + tables)
+    """290 sessions over six configurations (2,000+ hands), every step compared; the last one advances random
+    subsets of the tables."""
+    subsets = kwargs.get("payouts") == [1.0]
+    seen = run_sessions(game, kwargs, tables, sessions, seed=sessions + tables, subsets=subsets)
     missing = [c for c in (*required, "forced bets all-in") if seen[c] == 0]
     assert not missing, (missing, seen)
     if kwargs.get("rebuy"):
         assert seen["eliminated"] == 0
+
+
+@pytest.mark.parametrize(
+    ("game", "kwargs"),
+    [
+        ("nolimit_holdem", dict(num_players=8, starting_stack=[2, 1, 2, 1, 3, 1, 2, 1], ante=1)),
+        ("limit_holdem", dict(num_players=3, starting_stack=40)),
+    ],
+)
+def test_public_state_of_one_hand_episodes_equals_the_aec_env(game: str, kwargs: dict[str, Any]) -> None:
+    """``public=True`` on the plain engine: every decision's public vector as the AEC env's, 600+ hands."""
+    tables, rng = 32, np.random.default_rng(7)
+    venv = vector.make(game, tables, seed=3, public=True, **kwargs)
+    envs = [AEC[game].raw_env(**kwargs) for _ in range(tables)]
+    out = venv.reset()
+
+    def deal(t: int) -> None:
+        envs[t].reset(seed=0, options={"button": int(venv.tables.button[t]), "deck": venv.tables.deck[t].tolist()})
+
+    for t in range(tables):
+        deal(t)
+    hands = passes = 0
+    while hands < 600:
+        for t, env in enumerate(envs):
+            obs = env.observe(env.agent_selection)
+            assert env.agent_selection == f"player_{out.current_player[t]}"
+            np.testing.assert_array_equal(out.public[t], obs["public"], err_msg=f"public state of table {t}")
+            passes += int(venv.tables.passing[t])
+        actions, active = biased_actions(out.action_mask, rng), rng.random(tables) < 0.7
+        out = venv.step(actions, active=active)
+        for t in np.flatnonzero(active).tolist():
+            envs[t].step(int(actions[t]))
+            if out.terminated[t]:
+                assert all(envs[t].terminations.values())
+                hands += 1
+                deal(t)
+    assert passes > 0 or game == "limit_holdem"  # the nolimit stacks make hands the forced bets decide
+
+
+def test_bad_session_arguments_are_refused() -> None:
+    with pytest.raises(ValueError, match="obs_encoder 'poker_cnn' has no batched session form"):
+        vector.make("nolimit_holdem", 2, hands_per_episode=3, obs_encoder="poker_cnn")
+    with pytest.raises(ValueError, match="hands_per_level"):
+        vector.make("nolimit_holdem", 2, hands_per_episode=3, blind_levels=[(1, 2, 0)])
+    with pytest.raises(ValueError, match="payouts lists 3 places"):
+        vector.make("nolimit_holdem", 2, hands_per_episode=3, payouts=[0.5, 0.3, 0.2])
+    with pytest.raises(ValueError, match="public must be True or False"):
+        vector.make("limit_holdem", 2, public=1)
+    venv = vector.make("nolimit_holdem", 2, num_players=3, hands_per_episode=3)
+    with pytest.raises(ValueError, match=r"decks must have shape \(2, hands, k\)"):
+        venv.reset(options={"decks": np.zeros((2, 11), dtype=np.int64)})
+    with pytest.raises(ValueError, match="deals a card twice"):
+        venv.reset(options={"decks": np.zeros((2, 1, 11), dtype=np.int64)})
+    with pytest.raises(ValueError, match="unknown reset options"):
+        venv.reset(options={"deck": 1})
+
+
+def test_jax_backend_refuses_sessions_and_public_by_name() -> None:
+    pytest.importorskip("jax")
+    with pytest.raises(ValueError, match=r"session arguments \['hands_per_episode', 'payouts'\] need backend='numpy'"):
+        vector.make("nolimit_holdem", 2, backend="jax", hands_per_episode=4, payouts=[1.0])
+    with pytest.raises(ValueError, match="public=True needs backend='numpy'"):
+        vector.make("limit_holdem", 2, backend="jax", public=True)
+
+
+def test_seat_deck_deals_the_seats_in_play_as_the_aec_env() -> None:
+    """Five seats, seats 1 and 3 out, button 4: the AEC env deals seats 0, 2, 4 (from seat 0, left of the
+    button), so seat 0 gets cards 0 and 3, seat 2 cards 1 and 4, seat 4 cards 2 and 5; the board is 6..10."""
+    raw = np.arange(15)[None, :]
+    seated = np.array([[True, False, True, False, True]])
+    full = seat_deck(raw, np.array([4]), seated, 2)
+    # full layout: hole card i of the seat at place q from the button at q + 5 i (seat 0 is place 0)
+    assert full[0, [0, 5]].tolist() == [0, 3] and full[0, [2, 7]].tolist() == [1, 4] and full[0, [4, 9]].tolist() == [2, 5]
+    assert full[0, 10:].tolist() == [6, 7, 8, 9, 10]
+    assert sorted(full[0].tolist()) == list(range(15))
