@@ -239,3 +239,16 @@ def test_seat_deck_deals_the_seats_in_play_as_the_aec_env() -> None:
     assert full[0, [0, 5]].tolist() == [0, 3] and full[0, [2, 7]].tolist() == [1, 4] and full[0, [4, 9]].tolist() == [2, 5]
     assert full[0, 10:].tolist() == [6, 7, 8, 9, 10]
     assert sorted(full[0].tolist()) == list(range(15))
+
+
+@pytest.mark.parametrize("module", ["potlimit_holdem_v0", "omaha_v0"])
+def test_potlimit_and_omaha_sessions_equal_the_aec_env(module: str) -> None:
+    """Pot-limit hold'em and pot-limit Omaha (four hole cards dealt to the seats in play) in tournaments."""
+    env_module = pytest.importorskip(f"poker_envs.{module}")
+    game = module.removesuffix("_v0")
+    AEC[game] = env_module
+    kwargs = dict(num_players=4, starting_stack=20, hands_per_episode=8, blind_levels=LEVELS[:2], hands_per_level=2,
+                  payouts=[0.7, 0.3])
+    seen = run_sessions(game, kwargs, tables=8, sessions=24, seed=5)
+    missing = [c for c in (*OUT, "level > 0", "ended with one left") if seen[c] == 0]
+    assert not missing, (missing, seen)

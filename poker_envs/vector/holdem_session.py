@@ -24,12 +24,13 @@ from typing import Any
 
 import numpy as np
 
-from poker_envs.games.holdem import HoldemConfig
+from poker_envs.games.holdem import HoldemConfig, HoldemGame
 from poker_envs.session import SessionConfig, icm
 from poker_envs.vector import _holdem_kernels as k
 from poker_envs.vector._holdem_encode import encode_default
 from poker_envs.vector._holdem_public import encode_public_batch
 from poker_envs.vector.base import VectorStep, check_actions, check_active
+from poker_envs.vector import holdem
 from poker_envs.vector.holdem import VectorHoldem, reset_hands
 from poker_envs.encoders import flat56, flat107
 from poker_envs.vector._holdem_encode import card_entries
@@ -164,6 +165,15 @@ class VectorHoldemSession(VectorHoldem):
         self.final_places = np.zeros((b, n), dtype=np.int64)  # places of each table's last finished session
         self._given = np.zeros((b, 0, 0), dtype=np.int64)  # reset's "decks": (num_envs, hands, k)
         self._given_hands = np.zeros(b, dtype=np.int64)  # hands of the current session with a given deck
+
+    @property
+    def observation_bounds(self) -> tuple[np.ndarray, np.ndarray]:
+        """(low, high) of every observation entry: the AEC env's Box in this session (``flat56`` widened with rebuys)."""
+        encoder = holdem.available_encoders()[self.obs_encoder](HoldemGame(self.config))
+        if self.session_config.rebuy:
+            hands, stacks = self.session_config.hands_per_episode, self.start_config.starting_stacks
+            encoder.widen_for_session(hands * max(stacks), hands * sum(stacks))
+        return encoder.observation_space.low, encoder.observation_space.high
 
     # The contract ------------------------------------------------------------------------------
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> VectorStep:
