@@ -1,94 +1,27 @@
-"""What the hold'em environments (limit, no-limit, short deck) share: config checks, button rotation, fixed deals."""
+"""What the hold'em-family environments share: the AEC adapter with button rotation, fixed deals and sessions.
+
+The arguments become a rules configuration in ``poker_envs.games.holdem_args`` (checked there, once)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
 import numpy as np
 
 from poker_envs.aec import PokerAECEnv, warn_unknown_options
-from poker_envs.encoders.base import Encoder, EncoderSpec, resolve_encoder
-from poker_envs.encoders.holdem_default import HoldemDefaultEncoder
+from poker_envs.encoders.base import EncoderSpec, resolve_encoder
+from poker_envs.encoders.catalog import available_encoders
 from poker_envs.encoders.public import public_space
-from poker_envs.games.holdem import MAX_PLAYERS, HoldemConfig, HoldemGame, HoldemState
+from poker_envs.games.holdem import HoldemConfig, HoldemGame, HoldemState
+from poker_envs.games.holdem_args import seeded_button
 from poker_envs.render.holdem import render_holdem
 from poker_envs.session import SeatedHoldemView, Session, SessionConfig
 
 RESET_OPTIONS = ("button", "deck", "hole", "board")
 SESSION_RESET_OPTIONS = ("button", "decks")
 
-
-def available_encoders() -> dict[str, type[Encoder]]:
-    """The hold'em environments' ``obs_encoder`` names: their default plus the hold'em table as it is now."""
-    from poker_envs.encoders.catalog import HOLDEM_ENCODERS  # read now, so later additions are offered
-
-    return {"default": HoldemDefaultEncoder} | dict(HOLDEM_ENCODERS)
-
-
-def short_deck_ranking(trips_beat_straight: bool) -> str:
-    """The hand ranking of short deck's ``trips_beat_straight`` argument (checked to be a bool)."""
-    if not isinstance(trips_beat_straight, bool):
-        raise ValueError(f"trips_beat_straight must be True or False, got {trips_beat_straight!r}")
-    return "short_deck_trips" if trips_beat_straight else "short_deck"
-
-
-def _int_arg(name: str, value: Any, minimum: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < minimum:
-        raise ValueError(f"{name} must be an integer >= {minimum}, got {value!r}")
-    return int(value)
-
-
-def holdem_config(
-    betting: str,
-    num_players: int,
-    small_blind: int,
-    big_blind: int,
-    ante: int,
-    starting_stack: int | Sequence[int],
-    bet_sizing: str | tuple[float, ...] = "abstract",
-    allow_fold_when_check: bool = False,
-    ranking: str = "standard",
-) -> HoldemConfig:
-    """Check the environment arguments (errors name the argument; HoldemConfig checks the blinds) and build
-    the rules config."""
-    if isinstance(num_players, bool) or not isinstance(num_players, int | np.integer) or not 2 <= num_players <= MAX_PLAYERS:
-        raise ValueError(f"num_players must be an integer from 2 to {MAX_PLAYERS}, got {num_players!r}")
-    if isinstance(starting_stack, int | np.integer) and not isinstance(starting_stack, bool):
-        stacks = (_int_arg("starting_stack", starting_stack, 1),) * num_players
-    elif isinstance(starting_stack, Sequence) and not isinstance(starting_stack, str):
-        if len(starting_stack) != num_players:
-            raise ValueError(f"starting_stack lists {len(starting_stack)} stacks for {num_players} players")
-        stacks = tuple(_int_arg(f"starting_stack[{i}]", s, 1) for i, s in enumerate(starting_stack))
-    else:
-        raise ValueError(f"starting_stack must be a positive integer or a list of one per seat, got {starting_stack!r}")
-    if isinstance(bet_sizing, list):
-        bet_sizing = tuple(bet_sizing)
-    return HoldemConfig(
-        num_players=num_players,
-        small_blind=small_blind,
-        big_blind=big_blind,
-        ante=ante,
-        starting_stacks=stacks,
-        betting=betting,
-        allow_fold_when_check=allow_fold_when_check,
-        bet_sizing=bet_sizing,
-        ranking=ranking,  # the deck is the ranking's own (36 cards for the short-deck rankings)
-    )
-
-
-def seeded_buttons(seed: int | None, num_players: int, size: int) -> np.ndarray:
-    """The buttons of ``size`` tables after ``reset(seed=seed)``: drawn from a child of the seed's sequence, so
-    they are uniform over the seats yet fixed by the seed, and the cards the seed deals do not depend on them.
-    The first is ``seeded_button(seed, num_players)`` (numpy draws bounded integers one by one)."""
-    child = np.random.SeedSequence(seed).spawn(1)[0]
-    return np.random.default_rng(child).integers(num_players, size=size)
-
-
-def seeded_button(seed: int, num_players: int) -> int:
-    """The button of the AEC env's ``reset(seed=seed)``: one table of ``seeded_buttons``."""
-    return int(seeded_buttons(seed, num_players, 1)[0])
+__all__ = ["HoldemAECEnv"]
 
 
 class HoldemAECEnv(PokerAECEnv):

@@ -40,6 +40,7 @@ class GameEntry:
     solvers: tuple[str, ...] = ()  # solver CLIs of SOLVERS that accept it as --game
     vector_factory: str = ""  # "module:function" of its batched engine (``poker_envs.vector.make``); "" for none
     jax_factory: str = ""  # "module:function" of its JAX engine (``vector.make(..., backend="jax")``); "" for none
+    phh_variant: str = ""  # its code in the PHH hand-history format ("NT", "PO"); "" where the format has none
 
     @property
     def module_path(self) -> str:
@@ -66,6 +67,21 @@ def shortdeck_holdem(**config: Any) -> Game:
     """No-limit short-deck (6+) hold'em rules: a configuration of hold'em (36 cards, the short-deck ranking;
     ``ranking="short_deck_trips"`` puts three of a kind above a straight); ``config``: other ``HoldemConfig`` fields."""
     return nolimit_holdem(**{"ranking": "short_deck", **config})
+
+
+def potlimit_holdem(**config: Any) -> Game:
+    """Pot-limit hold'em rules; ``config``: the other ``HoldemConfig`` fields."""
+    from poker_envs.games.holdem import HoldemConfig, HoldemGame
+
+    return HoldemGame(HoldemConfig(betting="potlimit", **config))
+
+
+def omaha(**config: Any) -> Game:
+    """Omaha rules: a configuration of hold'em (``hole_cards=4``, ``hand_rule="omaha"``, pot-limit unless
+    ``betting`` says otherwise); ``config``: other ``HoldemConfig`` fields."""
+    from poker_envs.games.holdem import HoldemConfig, HoldemGame
+
+    return HoldemGame(HoldemConfig(**{"betting": "potlimit", "hole_cards": 4, "hand_rule": "omaha", **config}))
 
 
 def push_fold(**config: Any) -> Game:
@@ -104,24 +120,44 @@ GAMES: tuple[GameEntry, ...] = (
         pettingzoo_id="poker_envs/nolimit_holdem-v0", gymnasium_id="poker_envs/NoLimitHoldem-v0",
         rules=nolimit_holdem, encoders=_HOLDEM_ENCODERS, players=(2, 10), reward_unit="bb",
         heads_up=(("num_players", 2),),
-        vector_factory="poker_envs.vector.holdem:make_nolimit",
+        vector_factory="poker_envs.vector.holdem_games:make_nolimit",
         jax_factory="poker_envs.vector.jax_holdem:make_nolimit",
+        phh_variant="NT",
     ),
     GameEntry(
         key="limit", title="Fixed-limit Texas hold'em", env_module="limit_holdem_v0",
         pettingzoo_id="poker_envs/limit_holdem-v0", gymnasium_id="poker_envs/LimitHoldem-v0",
         rules=limit_holdem, encoders=_HOLDEM_ENCODERS, players=(2, 10), reward_unit="bb",
         heads_up=(("num_players", 2),),
-        vector_factory="poker_envs.vector.holdem:make_limit",
+        vector_factory="poker_envs.vector.holdem_games:make_limit",
         jax_factory="poker_envs.vector.jax_holdem:make_limit",
+        phh_variant="FT",
     ),
     GameEntry(
         key="shortdeck", title="No-limit short-deck hold'em", env_module="shortdeck_holdem_v0",
         pettingzoo_id="poker_envs/shortdeck_holdem-v0", gymnasium_id="poker_envs/ShortDeckHoldem-v0",
         rules=shortdeck_holdem, encoders=_HOLDEM_ENCODERS, players=(2, 10), reward_unit="bb",
         heads_up=(("num_players", 2),),
-        vector_factory="poker_envs.vector.holdem:make_shortdeck",
+        vector_factory="poker_envs.vector.holdem_games:make_shortdeck",
         jax_factory="poker_envs.vector.jax_holdem:make_shortdeck",
+        phh_variant="NS",
+    ),
+    GameEntry(
+        key="potlimit", title="Pot-limit Texas hold'em", env_module="potlimit_holdem_v0",
+        pettingzoo_id="poker_envs/potlimit_holdem-v0", gymnasium_id="poker_envs/PotLimitHoldem-v0",
+        rules=potlimit_holdem, encoders=_HOLDEM_ENCODERS, players=(2, 10), reward_unit="bb",
+        heads_up=(("num_players", 2),),
+        vector_factory="poker_envs.vector.holdem_games:make_potlimit",
+        jax_factory="poker_envs.vector.jax_holdem:make_potlimit",
+    ),
+    GameEntry(
+        key="omaha", title="Pot-limit Omaha", env_module="omaha_v0",
+        pettingzoo_id="poker_envs/omaha-v0", gymnasium_id="poker_envs/Omaha-v0",
+        rules=omaha, encoders=("default",), players=(2, 10), reward_unit="bb",
+        heads_up=(("num_players", 2),),
+        vector_factory="poker_envs.vector.holdem_games:make_omaha",
+        jax_factory="poker_envs.vector.jax_holdem:make_omaha",
+        phh_variant="PO",
     ),
     GameEntry(
         key="push_fold", title="Push-or-fold hold'em", env_module="push_fold_v0",

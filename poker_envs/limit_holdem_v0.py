@@ -19,7 +19,9 @@ from typing import Any
 
 from pettingzoo import AECEnv
 
-from poker_envs._holdem_env import HoldemAECEnv, available_encoders, holdem_config
+from poker_envs._holdem_env import HoldemAECEnv
+from poker_envs.encoders.catalog import available_encoders
+from poker_envs.games.holdem_args import table_config
 from poker_envs.aec import wrap_classic
 from poker_envs.encoders.base import EncoderSpec
 from poker_envs.session import session_config
@@ -47,7 +49,7 @@ class raw_env(HoldemAECEnv):
         hands_per_level: int | None = None,
         payouts: Sequence[float] | None = None,
     ) -> None:
-        config = holdem_config(
+        config = table_config(
             "limit", num_players, small_blind, big_blind, ante, starting_stack, allow_fold_when_check=allow_fold_when_check
         )
         session = session_config(hands_per_episode, rebuy, blind_levels, hands_per_level, payouts)

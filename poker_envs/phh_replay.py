@@ -1,4 +1,6 @@
-"""Replay a PHH hold'em hand through ``poker_envs.games.holdem`` and settle it in the hand's own chips.
+"""Replay a PHH hold'em-family hand (NT, FT, NS, PO) through ``poker_envs.games.holdem`` and settle it in the
+hand's own chips. ``REPLAY_VARIANTS`` maps each variant code onto the rules' configuration (betting, ranking,
+hole cards, hand rule); nothing else here knows the shape of a hand.
 
 Seats: PHH player ``p(i+1)`` sits at engine seat ``i`` and the button is seat ``N - 1`` (with 3 or
 more players ``p1`` posts the small blind; heads-up ``p1`` is the big blind and ``p2`` the button,
@@ -47,8 +49,13 @@ from poker_envs.games.base import CHANCE, TERMINAL
 from poker_envs.games.holdem import BET, CALL, CHECK, FOLD, RAISE, HoldemConfig, HoldemGame, HoldemState
 from poker_envs.phh_format import Hand, Number, PHHError, format_cards, parse_cards
 
-# PHH variant code -> (betting, hand ranking) of the engine's game; the deck is the ranking's own.
-REPLAY_VARIANTS = {"NT": ("nolimit", "standard"), "FT": ("limit", "standard"), "NS": ("nolimit", "short_deck")}
+# PHH variant code -> the HoldemConfig fields of that game (the rest come from the hand's own fields).
+REPLAY_VARIANTS: dict[str, dict[str, object]] = {
+    "NT": {"betting": "nolimit"},
+    "FT": {"betting": "limit"},
+    "NS": {"betting": "nolimit", "ranking": "short_deck"},
+    "PO": {"betting": "potlimit", "hole_cards": 4, "hand_rule": "omaha"},
+}
 MAX_SCALE_DIGITS = 9  # amounts with more decimal places than this are refused
 
 # on_action(step, seat, state, kind, raise_to): called before each player action is applied to ``state``
@@ -205,9 +212,10 @@ def _table(hand: Hand, scale: int) -> tuple[HoldemGame, list[int], bool]:
     behind = stacks if in_engine else [s - a for s, a in zip(stacks, antes)]
     if min(behind) <= 0:
         raise _fail(hand, None, None, f"player p{behind.index(min(behind)) + 1} is all-in on the ante: not supported")
-    betting, ranking = REPLAY_VARIANTS[hand.variant]
+    variant = REPLAY_VARIANTS[hand.variant]
+    betting = variant["betting"]
     raises = 4
-    if betting == "nolimit":
+    if betting != "limit":
         if _chips(hand.min_bet, scale) != bb:
             raise _fail(hand, None, None, f"field 'min_bet' {hand.min_bet} differs from the big blind "
                         f"{hand.blinds_or_straddles[1]}: the rules engine's minimum bet is the big blind")
@@ -221,8 +229,9 @@ def _table(hand: Hand, scale: int) -> tuple[HoldemGame, list[int], bool]:
     if not isinstance(headsup_cap, bool):
         raise _fail(hand, None, None, f"field '_headsup_cap' must be true or false, got {headsup_cap!r}")
     config = HoldemConfig(num_players=n, small_blind=sb, big_blind=bb, ante=ante, starting_stacks=tuple(behind),
-                          betting=betting, max_raises_per_round=raises, allow_fold_when_check=True,
-                          headsup_cap=headsup_cap, odd_chips=_odd_chips(hand), ranking=ranking)
+                          max_raises_per_round=raises, allow_fold_when_check=True,
+                          dead_chips=0 if in_engine else sum(antes),  # antes kept out of the stacks still count in the pot
+                          headsup_cap=headsup_cap, odd_chips=_odd_chips(hand), **variant)
     return _game(config), antes, in_engine
 
 
@@ -236,8 +245,9 @@ def _odd_chips(hand: Hand) -> str:
 
 # Cards ------------------------------------------------------------------------------------------------
 def _deal_plan(hand: Hand, actions: list[_Action], rng: np.random.Generator,
-               deck: tuple[int, ...]) -> tuple[list[list[int]], list[bool], set[int]]:
-    """Hole cards per seat (unknown ones filled at random from ``deck``), which seats' cards were drawn, cards seen."""
+               deck: tuple[int, ...], size: int) -> tuple[list[list[int]], list[bool], set[int]]:
+    """Hole cards per seat (``size`` each; unknown ones filled at random from ``deck``), which seats' cards were
+    drawn, cards seen."""
     n = hand.num_players
     hole: list[list[int | None]] = [[] for _ in range(n)]
     seen: dict[int, int] = {}  # card -> step that showed it
@@ -252,8 +262,8 @@ def _deal_plan(hand: Hand, actions: list[_Action], rng: np.random.Generator,
     for a in actions:
         if a.verb == "dh":
             hole[a.actor].extend(a.cards)
-            if len(hole[a.actor]) > 2:
-                raise _fail(hand, a.step, a.text, f"p{a.actor + 1} gets more than two hole cards")
+            if len(hole[a.actor]) > size:
+                raise _fail(hand, a.step, a.text, f"p{a.actor + 1} gets more than {size} hole cards")
             for c in a.cards:
                 see(c, a)
         elif a.verb == "db":
@@ -263,10 +273,10 @@ def _deal_plan(hand: Hand, actions: list[_Action], rng: np.random.Generator,
         if a.verb == "sm" and a.cards:
             own = hole[a.actor]
             known = [c for c in own if c is not None]
-            if len(a.cards) != 2 or any(c is None for c in a.cards) or not set(known) <= set(a.cards):
+            if len(a.cards) != size or any(c is None for c in a.cards) or not set(known) <= set(a.cards):
                 raise _fail(hand, a.step, a.text, f"shows {format_cards(a.cards)} but p{a.actor + 1} was dealt "
                             f"{format_cards(own)}")
-            if len(known) < 2:
+            if len(known) < size:
                 for c in a.cards:
                     if c not in known:
                         see(c, a)
@@ -276,9 +286,9 @@ def _deal_plan(hand: Hand, actions: list[_Action], rng: np.random.Generator,
     order = list(rng.permutation(len(free)))
     for seat in range(n):
         cards = hole[seat]
-        if len(cards) < 2:
-            cards.extend([None] * (2 - len(cards)))
-        for k in range(2):
+        if len(cards) < size:
+            cards.extend([None] * (size - len(cards)))
+        for k in range(size):
             if cards[k] is None:
                 cards[k] = free[order.pop()]
                 drawn[seat] = True
@@ -327,22 +337,23 @@ def _to_hand_chips(value: int, scale: int) -> Number:
 
 # Replay ---------------------------------------------------------------------------------------------------
 def replay(hand: Hand, seed: int = 0, on_action: ActionHook | None = None) -> ReplayResult:
-    """Play ``hand`` (variant NT, FT or NS, 2..10 players) through the rules engine and settle it.
+    """Play ``hand`` (variant NT, FT, NS or PO, 2..10 players) through the rules engine and settle it.
 
     ``seed`` draws the cards the file does not give (see the module docstring); ``on_action`` is
     called before each player action with the state the player saw (do not modify it).
     """
     if hand.variant not in REPLAY_VARIANTS:
         raise _fail(hand, None, None, f"variant {hand.variant!r} cannot be replayed: only {sorted(REPLAY_VARIANTS)} "
-                    "(no-limit and fixed-limit Texas hold'em, no-limit short-deck hold'em) are supported")
+                    "(no-limit and fixed-limit Texas hold'em, no-limit short-deck hold'em, pot-limit Omaha) are supported")
     actions = _parse_actions(hand)
     scale = _scale_of(hand, actions)
     game, antes, antes_in_engine = _table(hand, scale)
     n = hand.num_players
     rng = np.random.default_rng(seed)
-    hole, drawn, used = _deal_plan(hand, actions, rng, game.deck)
+    size = game.config.hole_cards
+    hole, drawn, used = _deal_plan(hand, actions, rng, game.deck, size)
     state = game.new_initial_state(button=n - 1)
-    for k in range(2 * n):  # the engine deals one card at a time from the seat left of the button
+    for k in range(size * n):  # the engine deals one card at a time from the seat left of the button
         state.apply(hole[(n + k) % n][k // n])
     mucked = [False] * n
     board_drawn = False

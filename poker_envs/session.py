@@ -18,6 +18,7 @@ import itertools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -299,3 +300,16 @@ def session_config(
         hands_per_level=hands_per_level or 0,
         payouts=tuple(payouts or ()),
     )
+
+
+SESSION_ARGS = ("hands_per_episode", "rebuy", "blind_levels", "hands_per_level", "payouts")
+
+
+def session_from(arguments: dict[str, Any], where: str) -> SessionConfig:
+    """``session_config`` of the session arguments in ``arguments``; any other name is refused, naming
+    ``where`` (the environment or factory) and the session arguments it accepts."""
+    unknown = sorted(set(arguments) - set(SESSION_ARGS))
+    if unknown:
+        raise ValueError(f"{where} got unknown argument(s) {unknown}; besides its own it takes the session "
+                         f"arguments {list(SESSION_ARGS)}")
+    return session_config(**arguments)

@@ -18,7 +18,9 @@ from typing import Any
 
 from pettingzoo import AECEnv
 
-from poker_envs._holdem_env import HoldemAECEnv, available_encoders, holdem_config, short_deck_ranking
+from poker_envs._holdem_env import HoldemAECEnv
+from poker_envs.encoders.catalog import available_encoders
+from poker_envs.games.holdem_args import short_deck_ranking, table_config
 from poker_envs.aec import wrap_classic
 from poker_envs.encoders.base import EncoderSpec
 from poker_envs.session import session_config
@@ -48,7 +50,7 @@ class raw_env(HoldemAECEnv):
         payouts: Sequence[float] | None = None,
     ) -> None:
         ranking = short_deck_ranking(trips_beat_straight)
-        config = holdem_config(
+        config = table_config(
             "nolimit", num_players, small_blind, big_blind, ante, starting_stack, bet_sizing, ranking=ranking
         )
         session = session_config(hands_per_episode, rebuy, blind_levels, hands_per_level, payouts)

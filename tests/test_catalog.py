@@ -95,7 +95,7 @@ def test_lookups_name_the_argument_and_the_known_games() -> None:
     assert catalog.game("kuhn").env_module == "kuhn_poker_v0"
     assert catalog.by_env_module("poker_envs.threshold_v0").key == "threshold"
     assert catalog.keys("cfr") == ["leduc", "kuhn"]
-    with pytest.raises(ValueError, match=r"game 'chess' is unknown; known games: nolimit, limit, shortdeck, push_fold, leduc"):
+    with pytest.raises(ValueError, match=r"game 'chess' is unknown; known games: nolimit, limit, shortdeck, potlimit, omaha, push_fold, leduc"):
         catalog.game("chess")
     with pytest.raises(ValueError, match=r"--game 'limit' is unknown; known games: leduc, kuhn$"):
         catalog.game("limit", argument="--game", solver="cfr")

@@ -11,7 +11,7 @@ import pytest
 from pettingzoo.test import api_test
 
 from agent_zoo.clustering.logs import encode_log, extract_logs
-from poker_envs import kuhn_poker_v0, limit_holdem_v0, nolimit_holdem_v0, phh, shortdeck_holdem_v0
+from poker_envs import kuhn_poker_v0, limit_holdem_v0, nolimit_holdem_v0, omaha_v0, phh, potlimit_holdem_v0, shortdeck_holdem_v0
 from wrappers.hand_history import HandHistoryRecorder
 
 from conftest import play_random_hand
@@ -22,6 +22,7 @@ TABLES = [
     (nolimit_holdem_v0, dict(num_players=4, bet_sizing="chips", starting_stack=[30, 45, 60, 25])),
     (limit_holdem_v0, dict(num_players=3)),
     (shortdeck_holdem_v0, dict(num_players=5, ante=1, starting_stack=[60, 200, 25, 140, 90])),  # PHH variant NS
+    (omaha_v0, dict(num_players=6, ante=1, starting_stack=[60, 200, 25, 140, 90, 300])),  # PHH variant PO
 ]
 
 
@@ -117,6 +118,12 @@ def test_unfinished_hands_are_counted_not_recorded() -> None:
     with pytest.warns(UserWarning, match="not recorded"):
         env.reset()
     assert env.unfinished == 2 and env.hands == []
+
+
+def test_potlimit_holdem_has_no_phh_code() -> None:
+    """The PHH specification has no pot-limit Texas hold'em code: the recorder refuses it by name."""
+    with pytest.raises(ValueError, match="game 'potlimit_holdem' has no PHH variant code"):
+        HandHistoryRecorder(potlimit_holdem_v0.env(num_players=3)).reset(seed=0)
 
 
 def test_bad_arguments_are_refused() -> None:

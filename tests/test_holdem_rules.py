@@ -289,7 +289,7 @@ def test_apply_raw_validation_messages() -> None:
     "kw, match",
     [
         ({"num_players": 11}, "num_players"),
-        ({"num_players": 2, "starting_stacks": (100, -5)}, r"starting_stacks\[1\]"),
+        ({"num_players": 2, "starting_stacks": (100, -5)}, r"starting_stack\[1\]"),
         ({"num_players": 2, "small_blind": 5, "big_blind": 2}, "big_blind"),
         ({"num_players": 2, "bet_sizing": "huge"}, "bet_sizing"),
         ({"num_players": 2, "bet_sizing": (1.0, 0.5)}, "bet_sizing"),

@@ -37,12 +37,7 @@ SCRIPTS = ("examples",)
 
 # Private imports across packages still in the tree, each with why it is left, and removed from here when it
 # goes (the test fails on an entry that no longer occurs, so this list only shrinks).
-KNOWN: dict[tuple[str, str], str] = {
-    ("poker_envs.vector.holdem", "poker_envs._holdem_env"): (
-        "the batched engine reads the AEC adapter's configuration helpers (holdem_config, seeded_buttons, "
-        "short_deck_ranking, available_encoders); they move onto the rules core with the argument validation"
-    ),
-}
+KNOWN: dict[tuple[str, str], str] = {}
 
 
 @dataclass(frozen=True)

@@ -62,7 +62,8 @@ def test_uniform_antes_are_in_the_engine_state_others_are_not() -> None:
     uniform = phh.replay(nt(DEAL3 + ["p3 f", "p1 f"], [100, 100, 100], antes=[3, 3, 3]))
     assert uniform.results == (-4, 7, -3) and uniform.state.pot() == 9 + 3  # what encoders see
     big_blind = phh.replay(nt(DEAL3 + ["p3 f", "p1 f"], [100, 100, 100], antes=[0, 3, 0]))
-    assert big_blind.results == (-1, 1, 0) and big_blind.state.pot() == 3  # the ante stays out of the engine
+    # the ante stays out of the stacks and the seats' contributions, and counts in the pot as dead chips
+    assert big_blind.results == (-1, 1, 0) and sum(big_blind.state.contributed) == 3 and big_blind.state.pot() == 3 + 3
 
 
 def test_ante_trimming_layers_the_antes_with_the_bets() -> None:
@@ -138,7 +139,7 @@ def test_fixed_limit_hand() -> None:
         (DEAL3 + ["p4 f"], r"action 3 'p4 f': 'p4' is not a player p1..p3"),
         (DEAL3 + ["p3 f", "p1 sm 2c3d"], r"action 4 'p1 sm 2c3d': showing or mucking comes at showdown"),
         (["d dh p1 2c"] + DEAL3[1:] + ["p3 cbr 6", "d dh p1 3d"], r"action 4 'd dh p1 3d': hold'em deals hole cards before"),
-        (DEAL3 + ["p3 cbr 6", "d dh p1 4h5h"], r"action 4 'd dh p1 4h5h': p1 gets more than two hole cards"),
+        (DEAL3 + ["p3 cbr 6", "d dh p1 4h5h"], r"action 4 'd dh p1 4h5h': p1 gets more than 2 hole cards"),
     ],
 )
 def test_illegal_actions_are_reported_with_the_hand_and_the_action(actions: list[str], message: str) -> None:
@@ -148,8 +149,8 @@ def test_illegal_actions_are_reported_with_the_hand_and_the_action(actions: list
 
 def test_unsupported_tables_are_refused_clearly() -> None:
     base = nt(DEAL3 + ["p3 f", "p1 f"], [100, 100, 100])
-    with pytest.raises(phh.PHHError, match="variant 'PO' cannot be replayed"):
-        phh.replay(phh.Hand(**{**base.__dict__, "variant": "PO"}))
+    with pytest.raises(phh.PHHError, match="variant 'N2L1D' cannot be replayed"):
+        phh.replay(phh.Hand(**{**base.__dict__, "variant": "N2L1D"}))
     with pytest.raises(phh.PHHError, match="straddles"):
         phh.replay(phh.Hand(**{**base.__dict__, "blinds_or_straddles": (1, 2, 4)}))
     with pytest.raises(phh.PHHError, match="'min_bet' 3 differs from the big blind"):

@@ -65,6 +65,21 @@ def test_wsop_holdem_hands_replay_exactly() -> None:
     assert counts == {"NT": 11, "FT": 7}
 
 
+def test_potlimit_omaha_hands_replay_exactly() -> None:
+    """The seven WSOP pot-limit Omaha hands (a big-blind ante outside the stacks counts in the pot-limit cap)
+    replay to their recorded stacks; the Antonius-Blom pot (no stacks recorded) to pokerkit's documented
+    1,937,923.75 and 0 (its docstring of PotLimitOmahaHoldem)."""
+    wsop = [phh.load_hand(p) for p in phh.find_files(DATA / "wsop")]
+    omaha = [h for h in wsop if h.variant == "PO"]
+    assert len(omaha) == 7
+    for hand in omaha:
+        r = phh.replay(hand)
+        assert r.exact and r.mismatch(tolerance=0) == [], (hand.source, r.finishing_stacks, hand.finishing_stacks)
+    r = phh.replay(phh.load_hand(DATA / "antonius-blom-2009.phh"))
+    assert r.exact and r.finishing_stacks == (1_937_923.75, 0.0)
+    assert r.state.game.config.hole_cards == 4 and r.state.strengths[0] > r.state.strengths[1]
+
+
 def test_every_other_file_loads_and_other_variants_are_refused_by_name() -> None:
     files = [p for p in phh.find_files(DATA) if "pluribus" not in p.parts]
     assert len(files) == 83 + 5
@@ -74,7 +89,7 @@ def test_every_other_file_loads_and_other_variants_are_refused_by_name() -> None
         if hand.variant == "NS":  # short deck replays, but this hand (Triton 2019) has a button blind
             with pytest.raises(phh.PHHError, match="straddles .* are not supported"):
                 phh.replay(hand)
-        elif hand.variant not in ("NT", "FT"):
+        elif hand.variant not in ("NT", "FT", "PO"):
             with pytest.raises(phh.PHHError, match=f"variant '{hand.variant}' cannot be replayed"):
                 phh.replay(hand)
 

@@ -28,7 +28,7 @@ from pettingzoo.utils.wrappers import BaseWrapper
 
 from agent_zoo import tournament
 from poker_envs import catalog, leduc_holdem_v0, nolimit_holdem_v0
-from poker_envs._holdem_env import seeded_button
+from poker_envs.games.holdem_args import seeded_button
 from wrappers.single_agent import SingleAgentEnv
 from wrappers.supersuit import split_mask
 

@@ -7,6 +7,7 @@ actions, comparing masks, default observations and chip results at every decisio
 
 from __future__ import annotations
 
+import itertools
 from collections import Counter
 from types import SimpleNamespace
 from typing import Any
@@ -14,7 +15,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from poker_envs import limit_holdem_v0, nolimit_holdem_v0, shortdeck_holdem_v0, vector
+from poker_envs import limit_holdem_v0, nolimit_holdem_v0, omaha_v0, potlimit_holdem_v0, shortdeck_holdem_v0, vector
 from poker_envs.core.evaluator import evaluate
 from poker_envs.games.base import play_chance
 from poker_envs.encoders.holdem_default import HoldemDefaultEncoder
@@ -34,9 +35,9 @@ def random_actions(mask: np.ndarray, rng: np.random.Generator, raise_weight: flo
     return np.argmax(np.where(mask == 1, keys, -1.0), axis=1)
 
 
-def random_config(rng: np.random.Generator, betting: str) -> dict[str, Any]:
+def random_config(rng: np.random.Generator, betting: str, max_players: int = 10) -> dict[str, Any]:
     """Random seats, blinds, ante and unequal stacks (some short, so that blinds and antes go all-in)."""
-    n = int(rng.integers(2, 11))
+    n = int(rng.integers(2, max_players + 1))
     bb = int(rng.integers(1, 5)) * 2
     sb = int(rng.integers(0, bb + 1)) if rng.random() < 0.2 else bb // 2
     ante = int(rng.integers(0, 3)) if rng.random() < 0.5 else 0
@@ -45,7 +46,7 @@ def random_config(rng: np.random.Generator, betting: str) -> dict[str, Any]:
     stacks[short] = rng.integers(1, 2 * bb + ante + 2, size=int(short.sum()))
     cfg: dict[str, Any] = dict(num_players=n, small_blind=sb, big_blind=bb, ante=ante,
                                starting_stack=[int(s) for s in stacks])
-    if betting == "nolimit":
+    if betting in ("nolimit", "potlimit"):
         cfg["bet_sizing"] = [("abstract"), (0.33, 0.5, 0.75, 1.5), "chips", (1.0,)][int(rng.integers(0, 4))]
     elif rng.random() < 0.3:
         cfg["allow_fold_when_check"] = True
@@ -62,10 +63,11 @@ def play(venv: Any, num_envs: int, seed: int, hands: int, raise_weight: float = 
     rng = np.random.default_rng(seed + 1)
     n = venv.num_players
     cards = venv.deck  # the configured deck's card ids (36 in short deck)
-    decks = cards[np.argsort(rng.random((num_envs, len(cards))), axis=1)[:, : 2 * n + 5 + int(rng.integers(0, 5))]]
+    deal = venv.deal_size
+    decks = cards[np.argsort(rng.random((num_envs, len(cards))), axis=1)[:, : deal + int(rng.integers(0, 5))]]
     buttons = rng.integers(0, n, size=num_envs)
     out = venv.reset(options={"decks": decks, "buttons": buttons})
-    assert (venv.tables.deck == decks[:, : 2 * n + 5]).all()
+    assert (venv.tables.deck == decks[:, :deal]).all()
     played: list[list[Any]] = [[] for _ in range(num_envs)]
     current = [[int(venv.tables.button[t]), venv.tables.deck[t].tolist(), [], None] for t in range(num_envs)]
     for _ in range(hands * venv.max_game_length + 1):
@@ -97,7 +99,8 @@ def run_and_replay(
         cfg = dict(cfg, small_blind=max(cfg["small_blind"], 1))
     venv = make_venv(game, num_envs, seed, cfg, obs_encoder=encoder)
     played = play(venv, num_envs, seed, hands)
-    module = {"nolimit_holdem": nolimit_holdem_v0, "limit_holdem": limit_holdem_v0, "shortdeck_holdem": shortdeck_holdem_v0}[game]
+    module = {"nolimit_holdem": nolimit_holdem_v0, "limit_holdem": limit_holdem_v0, "shortdeck_holdem": shortdeck_holdem_v0,
+              "potlimit_holdem": potlimit_holdem_v0, "omaha": omaha_v0}[game]
     env = module.raw_env(**cfg, obs_encoder=encoder)
     scale = 1.0 / cfg["big_blind"]
     for t in range(num_envs):
@@ -142,6 +145,8 @@ def replay_core(
         kind, to = state.action_to_chips(action)
         if kind in (BET, RAISE) and to - state.max_bet() < state._full_raise:
             seen["short all-in raise"] += 1
+        if kind in (BET, RAISE) and state.config.betting == "potlimit":
+            seen["pot-limit maximum"] += to == state.legal_raise_range()[1] < state.bets[player] + state.stacks[player]
         if kind in (BET, RAISE) and state.config.betting == "limit":
             seen["past the cap"] += state._num_raises >= state.config.max_raises_per_round
             seen["limit completion"] += state.max_bet() > state._level
@@ -156,6 +161,12 @@ def replay_core(
         best_std = max(evaluate(state.hole[s] + state.board) for s in live)
         seen["ranking decides"] += {s for s in live if state.strengths[s] == best} != {
             s for s in live if evaluate(state.hole[s] + state.board) == best_std}
+    if state.strengths is not None and game.config.hand_rule == "omaha":  # two from the hand, not the best five
+        live = [s for s in range(game.num_players) if state.strengths[s] is not None]
+        best = max(state.strengths[s] for s in live)
+        any_five = {s: max(evaluate(list(c)) for c in itertools.combinations(state.hole[s] + state.board, 5)) for s in live}
+        seen["omaha rule decides"] += {s for s in live if state.strengths[s] == best} != {
+            s for s in live if any_five[s] == max(any_five.values())}
     seen["side pot"] += sum(len(p.eligible) > 1 for p in state.pots()) > 1
     seen["split pot"] += any(len(w) > 1 for _, w in state.awards)
     seen["odd chip"] += any(len(w) > 1 and a % len(w) for a, w in state.awards)
@@ -305,6 +316,32 @@ def test_differential_shortdeck(trips_beat_straight: bool) -> None:
     checked += run_and_replay("shortdeck_holdem", cfg, 40, 300, hands=3, aec=True)
     assert checked >= 2_500
     assert min(seen[k] for k in ("ranking decides", "side pot", "split pot", "short all-in raise")) >= 10, seen
+
+
+@pytest.mark.parametrize("game,betting", [("omaha", "potlimit"), ("potlimit_holdem", "potlimit"), ("omaha", "nolimit")])
+def test_differential_omaha_and_potlimit(game: str, betting: str) -> None:
+    """Pot-limit Omaha (4 to 6 hole cards; 5,000 hands, first and auto-reset ones), pot-limit hold'em and no-limit
+    Omaha (1,000 each) over random configurations match the rules core decision by decision, some the AEC env,
+    through the cases the shape of the hand and pot-limit betting add."""
+    rng = np.random.default_rng({"omaha": 51, "potlimit_holdem": 52}[game] + (betting == "nolimit"))
+    target = 5_000 if (game, betting) == ("omaha", "potlimit") else 1_000
+    seen: Counter = Counter()
+    checked = 0
+    seed = 0
+    while checked < target:
+        seed += 1
+        extra: dict[str, Any] = {}
+        max_players = 10
+        if game == "omaha":
+            extra = dict(hole_cards=int(rng.choice([4, 4, 5, 6])), betting=betting)
+            max_players = {4: 10, 5: 9, 6: 7}[extra["hole_cards"]]
+        cfg = dict(random_config(rng, "potlimit", max_players), **extra)
+        checked += run_and_replay(game, cfg, 125, 400 + seed, hands=2, seen=seen)
+    checked += run_and_replay(game, cfg, 20, 500, hands=2, aec=True)
+    cases = ["side pot", "split pot", "short all-in raise", "short big blind"]
+    cases += ["pot-limit maximum"] if betting == "potlimit" else []
+    cases += ["omaha rule decides"] if game == "omaha" else []
+    assert min(seen[k] for k in cases) >= 10, seen
 
 
 def test_shortdeck_deals_only_its_deck() -> None:

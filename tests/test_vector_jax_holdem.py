@@ -66,7 +66,7 @@ def compare_first_hands(game: str, cfg: dict[str, Any], num_envs: int, seed: int
     b = vector.make(game, num_envs=num_envs, seed=seed, backend="jax", **cfg)
     rng = np.random.default_rng(seed + 1)
     n = a.num_players
-    decks = a.deck[np.argsort(rng.random((num_envs, len(a.deck))), axis=1)[:, : 2 * n + 5]]
+    decks = a.deck[np.argsort(rng.random((num_envs, len(a.deck))), axis=1)[:, : a.deal_size]]
     options = {"decks": decks, "buttons": rng.integers(0, n, size=num_envs)}
     out_a, out_b = a.reset(options=options), b.reset(options=options)
     first = np.ones(num_envs, dtype=bool)
@@ -98,6 +98,20 @@ def test_first_hands_match_the_numpy_engine(game: str, betting: str, target: int
     while checked < target:
         checked += compare_first_hands(game, random_config(rng, betting), batch, checked)
     assert checked >= target
+
+
+@pytest.mark.parametrize("game,hole", [("omaha", 4), ("omaha", 6), ("potlimit_holdem", 2)])
+def test_omaha_and_potlimit_first_hands(game: str, hole: int) -> None:
+    """Pot-limit Omaha (4 and 6 hole cards) and pot-limit hold'em: first hands identical in both backends, and
+    some replayed in the rules core through the pot-limit maximum and the two-plus-three showdowns."""
+    rng = np.random.default_rng(300 + hole)
+    extra = dict(hole_cards=hole) if game == "omaha" else {}
+    max_players = 7 if hole == 6 else 10
+    assert compare_first_hands(game, dict(random_config(rng, "potlimit", max_players), **extra), 1_000, 1) == 1_000
+    seen: Counter = Counter()
+    replay_all(game, dict(random_config(rng, "potlimit", max_players), **extra), 400, 2, 1, seen, raise_weight=2.0)
+    assert seen["pot-limit maximum"] >= 5 and seen["side pot"] >= 5, seen
+    assert game != "omaha" or seen["omaha rule decides"] >= 3, seen
 
 
 @pytest.mark.slow

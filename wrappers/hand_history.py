@@ -28,18 +28,24 @@ from pettingzoo import AECEnv
 from pettingzoo.utils.wrappers import BaseWrapper
 
 from poker_envs.games.base import TERMINAL
-from poker_envs.games.holdem import BET, CALL, CHECK, FOLD, RAISE, HoldemGame, HoldemState
+from poker_envs.games.holdem import BET, CALL, CHECK, FOLD, RAISE, HoldemConfig, HoldemGame, HoldemState
 from poker_envs.phh import Hand, append, count_tables, format_cards
 from poker_envs.phh_replay import REPLAY_VARIANTS
 
-_BOARD_SLICES = ((0, 0), (0, 3), (3, 4), (4, 5))
+
+
+_SHAPE = ("betting", "ranking", "hole_cards", "hand_rule", "board_cards")  # what a PHH variant code fixes
 
 
 def phh_variant(game: HoldemGame) -> str:
-    """The PHH variant code of a hold'em game (NT, FT, NS); ValueError for one the specification has no code for."""
-    rules = (game.config.betting, game.ranking.name)
+    """The PHH variant code of a hold'em-family game (NT, FT, NS, PO); ValueError for one the specification
+    has no code for."""
+    cfg = game.config
+    mine = {"betting": cfg.betting, "ranking": game.ranking.name, "hole_cards": cfg.hole_cards,
+            "hand_rule": cfg.hand_rule, "board_cards": cfg.board_cards}
     for code, variant in REPLAY_VARIANTS.items():
-        if variant == rules and game.deck == game.ranking.cards:
+        wanted = {name: variant.get(name, HoldemConfig.__dataclass_fields__[name].default) for name in _SHAPE}
+        if wanted == mine and game.deck == game.ranking.cards:
             return code
     raise ValueError(f"game {game.name!r} has no PHH variant code: hand histories cannot record it")
 
@@ -56,7 +62,7 @@ def hand_from_state(state: HoldemState, players: list[str] | None = None, number
     label = {seat: f"p{i + 1}" for i, seat in enumerate(order)}
     actions = [f"d dh {label[seat]} {format_cards(state.hole[seat])}" for seat in order]
     for street, records in enumerate(state.history):
-        lo, hi = _BOARD_SLICES[street]
+        lo, hi = state.game.board_after[street - 1] if street else 0, state.game.board_after[street]
         if hi > lo:
             actions.append(f"d db {format_cards(state.board[lo:hi])}")
         for rec in records:

@@ -22,6 +22,12 @@ def holdem_reason(game: Game, what: str) -> str | None:
     """None if ``game`` is a hold'em game the encoders read (hold'em or push/fold); else why not."""
     if isinstance(game, HoldemGame) and game.config.small_blind == 0:
         return "it counts chips in small blinds, and this game's small_blind is 0"
+    if isinstance(game, HoldemGame) and (game.config.hole_cards != 2 or game.config.board_cards != (3, 1, 1)):
+        return (
+            f"{what} holds two hole cards and a 3-1-1 board; game {game.name!r} deals {game.config.hole_cards} hole "
+            f"cards and a board of {'-'.join(map(str, game.config.board_cards))}. Use the 'default' encoder, which "
+            "reads any number of hole cards, or pass your own Encoder object."
+        )
     if isinstance(game, HoldemGame | PushFoldGame):
         return None
     return (

@@ -93,13 +93,14 @@ class HoldemConfig:
     hole_cards: int = 2  # hole cards per player (hold'em 2, Omaha 4 to 6)
     board_cards: tuple[int, ...] = (3, 1, 1)  # board cards dealt before each betting round after the first
     hand_rule: str = "best_five"  # core.hand_rules: "best_five" of all cards | "omaha": two from hand, three from board
+    dead_chips: int = 0  # chips in the pot no seat's stack paid (a big-blind ante kept out of the stacks): counted in pot sizes, paid to the main pot
 
     def __post_init__(self) -> None:
         n = self.num_players
         if isinstance(n, bool) or not isinstance(n, int | np.integer) or not 2 <= n <= MAX_PLAYERS:
             raise ValueError(f"num_players must be an integer from 2 to {MAX_PLAYERS}, got {n!r}")
         object.__setattr__(self, "num_players", int(n))
-        for name in ("small_blind", "big_blind", "ante", "max_raises_per_round"):
+        for name in ("small_blind", "big_blind", "ante", "max_raises_per_round", "dead_chips"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < 0:
                 raise ValueError(f"{name} must be a non-negative integer number of chips, got {value!r}")
@@ -115,10 +116,11 @@ class HoldemConfig:
             stacks = (100 * self.big_blind,) * n
         stacks = tuple(stacks)
         if len(stacks) != n:
-            raise ValueError(f"starting_stacks has {len(stacks)} entries, num_players is {n}")
+            raise ValueError(f"starting_stacks (the environments' starting_stack) lists {len(stacks)} stacks for {n} players")
         for i, s in enumerate(stacks):
             if isinstance(s, bool) or not isinstance(s, int | np.integer) or s <= 0:
-                raise ValueError(f"starting_stacks[{i}] must be a positive integer number of chips, got {s!r}")
+                raise ValueError(f"starting_stacks[{i}] (the environments' starting_stack[{i}]) must be a positive integer "
+                                 f"number of chips, got {s!r}")
         object.__setattr__(self, "starting_stacks", tuple(int(s) for s in stacks))
         if self.betting not in BETTING:
             raise ValueError(f"betting must be one of {BETTING}, got {self.betting!r}")
@@ -130,6 +132,9 @@ class HoldemConfig:
         if self.odd_chips not in ODD_CHIP_RULES:
             raise ValueError(f"odd_chips must be one of {ODD_CHIP_RULES}, got {self.odd_chips!r}")
         sizing = self.bet_sizing
+        if self.betting == "limit" and sizing != "abstract":
+            raise ValueError(f"bet_sizing={sizing!r} sizes no-limit and pot-limit bets; fixed-limit has one bet size "
+                             "per street (leave bet_sizing out)")
         if isinstance(sizing, str):
             if sizing not in ("abstract", "chips"):
                 raise ValueError(f"bet_sizing must be 'abstract', 'chips' or a tuple of pot fractions, got {sizing!r}")
@@ -419,8 +424,9 @@ class HoldemState(GameState):
         return self._player
 
     def pot(self) -> int:
-        """All chips put in this hand (antes, blinds, bets of every street, the current one included)."""
-        return sum(self.contributed)
+        """All chips put in this hand (antes, blinds, bets of every street, the current one included, and the
+        configuration's dead chips)."""
+        return sum(self.contributed) + self.config.dead_chips
 
     def to_call(self, seat: int) -> int:
         """Chips ``seat`` must add to call (capped by its stack)."""
@@ -476,7 +482,7 @@ class HoldemState(GameState):
                 low = min(self._max_bet + self._full_raise, all_in)
                 high = all_in
                 if self._pot_limit:  # the call plus the pot after the call
-                    pot_after_call = sum(self.contributed) + self._max_bet - self.bets[seat]
+                    pot_after_call = self.pot() + self._max_bet - self.bets[seat]
                     high = min(all_in, max(low, self._max_bet + pot_after_call))
                 rr = low, high
         self._rr = rr
@@ -486,7 +492,7 @@ class HoldemState(GameState):
         """(action id, raise-to) of the legal pot-fraction ids, given the legal raise-to range."""
         seat = self._player
         owe = self._max_bet - self.bets[seat]
-        pot_after_call = sum(self.contributed) + owe
+        pot_after_call = self.pot() + owe
         out: list[tuple[int, int]] = []
         last = -1
         for k, f in enumerate(self.game.fractions):
@@ -569,7 +575,7 @@ class HoldemState(GameState):
                 return kind, high
             legal = self._legal if self._legal is not None else self.legal_actions()
             if action in legal:  # a fraction id that is neither masked nor a repeat: its amount directly
-                pot_after_call = sum(self.contributed) + self._max_bet - self.bets[seat]
+                pot_after_call = self.pot() + self._max_bet - self.bets[seat]
                 return kind, max(low, int(self._max_bet + fractions[int(action) - 2] * pot_after_call + 0.5))
         self._illegal(action, "")
         raise AssertionError  # unreachable
@@ -812,7 +818,8 @@ class HoldemState(GameState):
                 strengths[s] = evaluate(self.hole[s], board)
             self.strengths = strengths
         self.winnings, self.awards, _ = settle(
-            self.contributed, self.folded, strengths, self.button, odd_chips=self.config.odd_chips
+            self.contributed, self.folded, strengths, self.button, odd_chips=self.config.odd_chips,
+            dead=self.config.dead_chips,
         )
         self._player = TERMINAL
         self._legal = None

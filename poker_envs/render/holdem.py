@@ -21,17 +21,25 @@ def _record(r) -> str:
     return text + (" (all-in)" if r.all_in else "")
 
 
+_BETTING_TITLES = {"nolimit": "No-limit", "potlimit": "Pot-limit", "limit": "Limit"}
+
+
 def render_holdem(state: HoldemState) -> str:
+    """The table as text (see the module doc); the title names the variant from the configuration."""
     cfg = state.config
     n = state.num_players
     player = state.current_player()
-    title = "Limit" if cfg.betting == "limit" else "No-limit"
+    title = _BETTING_TITLES[cfg.betting]
     game = state.game
     if game.ranking.name != "standard" or len(game.deck) != 52:  # a variant: say which ranking and deck
         title += f" {game.ranking.name.replace('_', ' ')} ({len(game.deck)} cards)"
+    if cfg.hand_rule == "omaha":
+        title += " Omaha" if cfg.hole_cards == 4 else f" {cfg.hole_cards}-card Omaha"
+    else:
+        title += " hold'em" if cfg.hole_cards == 2 else f" {cfg.hole_cards}-card hold'em"
     ante = f" ante {cfg.ante}" if cfg.ante else ""
     lines = [
-        f"{title} hold'em, {n} players, blinds {cfg.small_blind}/{cfg.big_blind}{ante} | {STREET_NAMES[state.street]}"
+        f"{title}, {n} players, blinds {cfg.small_blind}/{cfg.big_blind}{ante} | {STREET_NAMES[state.street]}"
         + (" | hand over" if player == TERMINAL else " | dealing" if player == CHANCE else f" | seat {player} to act")
     ]
     over = player == TERMINAL and state.winnings is not None

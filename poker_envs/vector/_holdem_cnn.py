@@ -15,7 +15,7 @@ from poker_envs.encoders.poker_cnn import (
     CELL, CUR_AMOUNTS, CUR_TYPES, FLOP, HISTORY, HOLE, NUM_CELLS, NUM_PLANES, PLANE_SIZE, POSITION, POT,
     PREV_AMOUNTS, PREV_TYPES, RIVER, ROUNDS, SIDE, TURN, VISIBLE, fill_code, to_planes,
 )
-from poker_envs.vector._holdem_kernels import BOARD_SIZE, Rules, Tables, rotations
+from poker_envs.vector._holdem_kernels import Rules, Tables, rotations
 
 SHAPE = (NUM_PLANES, SIDE, SIDE)
 _CELL = np.array(CELL, dtype=np.int64)  # card id -> flat cell inside a 17x17 plane
@@ -71,7 +71,7 @@ def encode_poker_cnn(t: Tables, rules: Rules) -> np.ndarray:
     k = (t.player.astype(np.int64) - t.button - 1) % n  # the seat's place in the dealing order
     hole = np.stack([t.deck[rows, k], t.deck[rows, k + n]], axis=1).astype(np.int64)
     board = t.deck[:, 2 * n :].astype(np.int64)
-    seen = np.arange(5) < BOARD_SIZE[street][:, None]
+    seen = np.arange(5) < rules.board_seen[street][:, None]
     first = HOLE * PLANE_SIZE + _CELL[hole[:, :1]]
     flat = np.concatenate([
         (HOLE + np.arange(2)) * PLANE_SIZE + _CELL[hole],

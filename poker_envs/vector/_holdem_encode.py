@@ -10,21 +10,23 @@ from __future__ import annotations
 import numpy as np
 
 from poker_envs.encoders import flat56, flat107, holdem_default
-from poker_envs.vector._holdem_kernels import BOARD_SIZE, Rules, Tables, rotations
+from poker_envs.vector._holdem_kernels import Rules, Tables, rotations
 
 
 default_size = holdem_default.size  # length of the default observation for n seats
 
 
-def card_entries(t: Tables, n: int, hole_at: int, board_at: int) -> np.ndarray:
-    """(B, 7) entries of a one-hot write of the hole cards (at ``hole_at + card``) and the board cards seen
-    (at ``board_at + card``) of each table's seat to act; an unseen board card repeats the first hole
-    card's entry (1 anyway), so the write needs no mask."""
+def card_entries(t: Tables, rules: Rules, hole_at: int, board_at: int) -> np.ndarray:
+    """(B, hole + board) entries of a one-hot write of the hole cards (at ``hole_at + card``) and the board
+    cards seen (at ``board_at + card``) of each table's seat to act; an unseen board card repeats the first
+    hole card's entry (1 anyway), so the write needs no mask."""
+    n, h = rules.n, rules.hole
     rows = np.arange(len(t.player))
     k = (t.player.astype(np.int64) - t.button - 1) % n  # the seat's place in the dealing order
-    hole = np.stack([t.deck[rows, k], t.deck[rows, k + n]], axis=1).astype(np.int64) + hole_at
-    seen = np.arange(5) < BOARD_SIZE[t.street][:, None]
-    board = np.where(seen, t.deck[:, 2 * n :].astype(np.int64) + board_at, hole[:, :1])
+    hole = np.stack([t.deck[rows, k + i * n] for i in range(h)], axis=1).astype(np.int64) + hole_at
+    board_cards = t.deck[:, n * h :]
+    seen = np.arange(board_cards.shape[1]) < rules.board_seen[t.street][:, None]
+    board = np.where(seen, board_cards.astype(np.int64) + board_at, hole[:, :1])
     return np.concatenate([hole, board], axis=1)
 
 
@@ -42,7 +44,7 @@ def encode_flat56(t: Tables, rules: Rules) -> np.ndarray:
     obs[:, flat56.POT] = (t.contributed.sum(1) - bets.sum(1)) / sb
     obs[:, flat56.OWN_BET] = bets[rows, p] / sb
     obs[:, flat56.OPP_BET] = others.max(1) / sb
-    obs.reshape(-1)[(rows * flat56.SIZE)[:, None] + card_entries(t, rules.n, flat56.CARDS, flat56.CARDS)] = 1.0
+    obs.reshape(-1)[(rows * flat56.SIZE)[:, None] + card_entries(t, rules, flat56.CARDS, flat56.CARDS)] = 1.0
     return obs
 
 
@@ -54,7 +56,7 @@ def encode_flat107(t: Tables, rules: Rules) -> np.ndarray:
     obs[:, flat107.BET] = t.bets.max(1) / float(rules.small_blind)
     obs[:, flat107.ACTIVE] = rules.n - t.folded.sum(1)
     obs[:, flat107.ACTIVE_AT_START] = t.active_at_start
-    obs.reshape(-1)[(rows * flat107.SIZE)[:, None] + card_entries(t, rules.n, flat107.HOLE, flat107.BOARD)] = 1.0
+    obs.reshape(-1)[(rows * flat107.SIZE)[:, None] + card_entries(t, rules, flat107.HOLE, flat107.BOARD)] = 1.0
     return obs
 
 
@@ -76,7 +78,7 @@ def encode_default(
     street = t.street.astype(np.int64)
     d = holdem_default
     hot = np.concatenate(
-        [card_entries(t, n, 0, d.BOARD), (d.STREET + street)[:, None], (d.POSITION + (p - button) % n)[:, None]], axis=1
+        [card_entries(t, rules, 0, d.BOARD), (d.STREET + street)[:, None], (d.POSITION + (p - button) % n)[:, None]], axis=1
     )
     obs.reshape(-1)[(rows * size)[:, None] + hot] = 1.0
     r, order = rows[:, None], rotations(n)[p]  # observer first, clockwise

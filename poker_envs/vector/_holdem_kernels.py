@@ -15,12 +15,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from poker_envs.core.evaluator import evaluate_batch
+from poker_envs.core.hand_rules import evaluate_hands
 from poker_envs.core.ranking import HandRanking
 from poker_envs.games.holdem import HoldemGame
 from poker_envs.core.settlement import settle_batch
-
-BOARD_SIZE = np.array([0, 3, 4, 5], dtype=np.int64)  # board cards seen on each street
 
 
 @dataclass(frozen=True)
@@ -43,6 +41,25 @@ class Rules:
     deck: np.ndarray  # (k,) int64 card ids the hands are dealt from (the config's deck, e.g. 36 in short deck)
     ranking: HandRanking  # hand ranking of the showdowns
     history: int = 0  # actions kept per street for the encoders that read them (poker_cnn: 5); 0 keeps none
+    hole: int = 2  # hole cards per seat
+    board_after: tuple[int, ...] = (0, 3, 4, 5)  # board cards seen in each betting round
+    pot_limit: bool = False  # pot-limit betting: the largest raise is the call plus the pot after it
+    hand_rule: str = "best_five"  # core.hand_rules: which cards make a hand at showdown
+
+    @property
+    def last_street(self) -> int:
+        """The last betting round's number (the river: 3 in hold'em)."""
+        return len(self.board_after) - 1
+
+    @property
+    def deal_size(self) -> int:
+        """Cards a hand deals: the hole cards round the table, then the board."""
+        return self.n * self.hole + self.board_after[-1]
+
+    @property
+    def board_seen(self) -> np.ndarray:
+        """(streets,) int64 board cards seen in each betting round, as an array to index by street."""
+        return np.array(self.board_after, dtype=np.int64)
 
     @classmethod
     def from_game(cls, game: HoldemGame, history: int = 0) -> Rules:
@@ -66,6 +83,10 @@ class Rules:
             deck=np.array(game.deck, dtype=np.int64),
             ranking=game.ranking,
             history=history,
+            hole=config.hole_cards,
+            board_after=config.board_after,
+            pot_limit=config.betting == "potlimit",
+            hand_rule=config.hand_rule,
         )
 
 
@@ -86,7 +107,7 @@ class Tables:
     num_raises: np.ndarray  # (B,) int8 limit: bets and raises of the street that count (pre-flop the big blind is one)
     level: np.ndarray  # (B,) int32 limit: the street bet after the last counted bet or raise (the next adds a bet)
     capped: np.ndarray  # (B,) bool limit: the cap was reached with three or more players able to bet
-    deck: np.ndarray  # (B, 2n + 5) int8 dealing order: hole cards round the table from button + 1, then board
+    deck: np.ndarray  # (B, n * hole + board) int8 dealing order: hole cards round the table from button + 1, then board
     length: np.ndarray  # (B,) int32 decisions taken in this hand
     active_at_start: np.ndarray  # (B,) int8 seats not folded when the street began (flat107 reads it)
     passing: np.ndarray  # (B,) bool the hand was decided by the forced bets: seats 0..n-1 pass in turn, then it is paid
@@ -97,7 +118,8 @@ class Tables:
     folded_at_start: np.ndarray  # (B, n or 0) bool folded when the street began
 
     @classmethod
-    def empty(cls, num_tables: int, n: int, history: int = 0) -> Tables:
+    def empty(cls, num_tables: int, n: int, history: int, deal_size: int) -> Tables:
+        """Zeroed tables of ``n`` seats (``history``: as in Rules; ``deal_size``: cards a hand deals)."""
         z = np.zeros
         return cls(
             hist_kind=z((num_tables, 2, history), np.int8), hist_added=z((num_tables, 2, history), np.int32),
@@ -106,7 +128,7 @@ class Tables:
             contributed=z((num_tables, n), np.int32), folded=z((num_tables, n), bool),
             acted=z((num_tables, n), bool), street=z(num_tables, np.int8), player=z(num_tables, np.int8),
             button=z(num_tables, np.int8), max_bet=z(num_tables, np.int32), full_raise=z(num_tables, np.int32),
-            num_raises=z(num_tables, np.int8), level=z(num_tables, np.int32), capped=z(num_tables, bool), deck=z((num_tables, 2 * n + 5), np.int8),
+            num_raises=z(num_tables, np.int8), level=z(num_tables, np.int32), capped=z(num_tables, bool), deck=z((num_tables, deal_size), np.int8),
             length=z(num_tables, np.int32), active_at_start=z(num_tables, np.int8),
             passing=z(num_tables, bool),
         )
@@ -160,7 +182,7 @@ def rotations(n: int) -> np.ndarray:
 def post_forced_bets(rules: Rules, button: np.ndarray) -> Tables:
     """Tables for ``button`` (one per row) after antes and blinds, first seat to act found (-1: none)."""
     n = rules.n
-    t = Tables.empty(len(button), n, rules.history)
+    t = Tables.empty(len(button), n, rules.history, rules.deal_size)
     rows = np.arange(len(button))
     t.button[:] = button
     t.stacks[:] = rules.stacks
@@ -222,6 +244,8 @@ def raise_range(t: Tables, rules: Rules) -> tuple[np.ndarray, np.ndarray, np.nda
     else:
         low = np.minimum(t.max_bet + t.full_raise, all_in)
         high = all_in
+        if rules.pot_limit:  # the call plus the pot after the call
+            high = np.minimum(all_in, np.maximum(low, 2 * t.max_bet - bet + t.contributed.sum(1)))
     return can, low, high, owe
 
 
@@ -319,10 +343,10 @@ def advance(t: Tables, rules: Rules) -> np.ndarray:
 def end_rounds(t: Tables, rules: Rules, rows: np.ndarray) -> np.ndarray:
     """Close the street of ``rows``: next street and its first actor, or the showdown; the rows that ended."""
     done = []
-    for _ in range(4):  # all-in tables run through the remaining streets here
+    for _ in range(rules.last_street + 1):  # all-in tables run through the remaining streets here
         if rows.size == 0:
             break
-        last = t.street[rows] == 3
+        last = t.street[rows] == rules.last_street
         done.append(rows[last])
         rows = rows[~last]
         street = t.street[rows] + 1
@@ -348,12 +372,10 @@ def end_rounds(t: Tables, rules: Rules, rows: np.ndarray) -> np.ndarray:
     return np.concatenate(done) if done else rows
 
 
-def hole_cards(deck: np.ndarray, button: np.ndarray, n: int) -> np.ndarray:
-    """(R, n, 2) each seat's hole cards from the dealing order."""
+def hole_cards(deck: np.ndarray, button: np.ndarray, n: int, hole: int = 2) -> np.ndarray:
+    """(R, n, hole) each seat's hole cards from the dealing order (one card at a time round the table)."""
     k = (np.arange(n)[None, :] - button.astype(np.int64)[:, None] - 1) % n
-    first = np.take_along_axis(deck, k, 1)
-    second = np.take_along_axis(deck, k + n, 1)
-    return np.stack([first, second], axis=2)
+    return np.stack([np.take_along_axis(deck, k + i * n, 1) for i in range(hole)], axis=2)
 
 
 def settle(t: Tables, rules: Rules, rows: np.ndarray) -> np.ndarray:
@@ -365,9 +387,10 @@ def settle(t: Tables, rules: Rules, rows: np.ndarray) -> np.ndarray:
     strengths = np.zeros((len(rows), n), dtype=np.int64)
     show = (~folded).sum(1) > 1
     if show.any():
-        hole = hole_cards(deck[show], t.button[rows[show]], n)
-        board = np.broadcast_to(deck[show, None, 2 * n :], (int(show.sum()), n, 5))
-        cards = np.concatenate([hole, board], axis=2).reshape(-1, 7)
-        strengths[show] = evaluate_batch(cards, check=False, ranking=rules.ranking).reshape(-1, n)
+        h = rules.hole
+        hole = hole_cards(deck[show], t.button[rows[show]], n, h).reshape(-1, h)
+        board = np.repeat(deck[show, n * h :], n, axis=0)
+        values = evaluate_hands(hole, board, ranking=rules.ranking, rule=rules.hand_rule, check=False)
+        strengths[show] = values.reshape(-1, n)
     won = settle_batch(contributed, folded, strengths, t.button[rows].astype(np.int64), odd_chips=rules.odd_chips)
     return won - contributed

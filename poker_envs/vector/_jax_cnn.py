@@ -16,7 +16,7 @@ from poker_envs.encoders.poker_cnn import (
     PREV_AMOUNTS, PREV_TYPES, RIVER, ROUNDS, ROW0, SIDE, TURN, VISIBLE,
 )
 from poker_envs.vector import _holdem_kernels as k
-from poker_envs.vector._jax_holdem import BOARD_SIZE, HoldemState, _at
+from poker_envs.vector._jax_holdem import HoldemState, _at
 
 SHAPE = (NUM_PLANES, SIDE, SIDE)
 _CELL = np.array(CELL, dtype=np.int32)  # card id -> flat cell inside a 17x17 plane
@@ -64,7 +64,7 @@ def encode_poker_cnn(s: HoldemState, rules: k.Rules) -> jax.Array:
     place = (s.player - s.button - 1) % n
     hole = jnp.stack([_at(s.deck, place), _at(s.deck, place + n)], axis=1)
     board = s.deck[:, 2 * n :]
-    seen = jnp.arange(5) < BOARD_SIZE[street][:, None]
+    seen = jnp.arange(5) < jnp.asarray(rules.board_seen, dtype=jnp.int32)[street][:, None]
     cell = jnp.asarray(_CELL)
     first = HOLE * PLANE_SIZE + cell[hole[:, :1]]
     flat = jnp.concatenate([

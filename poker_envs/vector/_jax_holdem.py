@@ -18,9 +18,8 @@ import numpy as np
 
 from poker_envs.encoders import holdem_default
 from poker_envs.vector import _holdem_kernels as k
-from poker_envs.vector._jax_showdown import evaluate7, settle
+from poker_envs.vector._jax_showdown import evaluate_hands, settle
 
-BOARD_SIZE = jnp.asarray(k.BOARD_SIZE, dtype=jnp.int32)
 
 
 class HoldemState(NamedTuple):
@@ -159,6 +158,8 @@ def raise_range(s: HoldemState, rules: k.Rules) -> tuple[jax.Array, jax.Array, j
     else:
         low = jnp.minimum(s.max_bet + s.full_raise, all_in)
         high = all_in
+        if rules.pot_limit:  # the call plus the pot after the call
+            high = jnp.minimum(all_in, jnp.maximum(low, 2 * s.max_bet - bet + s.contributed.sum(1)))
     return can & ~s.passing, low, high, owe
 
 
@@ -225,8 +226,8 @@ def end_rounds(s: HoldemState, rules: k.Rules, rows: jax.Array) -> tuple[HoldemS
     """Close the street where ``rows``: next street and its first actor, or the showdown; (state, ended)."""
     done = jnp.zeros_like(rows)
     bb = rules.big_blind
-    for _ in range(4):  # all-in tables run through the remaining streets here
-        last = rows & (s.street == 3)
+    for _ in range(rules.last_street + 1):  # all-in tables run through the remaining streets here
+        last = rows & (s.street == rules.last_street)
         done |= last
         rows &= ~last
         r2 = rows[:, None]
@@ -263,17 +264,18 @@ def advance(s: HoldemState, rules: k.Rules) -> tuple[HoldemState, jax.Array]:
     return s, over | ended
 
 
-def hole_cards(deck: jax.Array, button: jax.Array, n: int) -> jax.Array:
-    """(B, n, 2) each seat's hole cards from the dealing order."""
+def hole_cards(deck: jax.Array, button: jax.Array, n: int, hole: int) -> jax.Array:
+    """(B, n, hole) each seat's hole cards from the dealing order (one card at a time round the table)."""
     place = (jnp.arange(n) - button[:, None] - 1) % n
-    return jnp.stack([jnp.take_along_axis(deck, place, 1), jnp.take_along_axis(deck, place + n, 1)], axis=2)
+    return jnp.stack([jnp.take_along_axis(deck, place + i * n, 1) for i in range(hole)], axis=2)
 
 
 def results(deck: jax.Array, button: jax.Array, contributed: jax.Array, folded: jax.Array, rules: k.Rules) -> jax.Array:
     """(R, n) int32 chips won (+) or lost (-) by each seat of R finished hands (their tables' arrays)."""
-    n = rules.n
-    board = jnp.broadcast_to(deck[:, None, 2 * n :], (deck.shape[0], n, 5))
-    strengths = evaluate7(jnp.concatenate([hole_cards(deck, button, n), board], axis=2), rules.ranking)
+    n, h = rules.n, rules.hole
+    board = deck[:, n * h :]
+    board = jnp.broadcast_to(board[:, None, :], (deck.shape[0], n, board.shape[1]))
+    strengths = evaluate_hands(hole_cards(deck, button, n, h), board, rules.ranking, rules.hand_rule)
     return settle(contributed, folded, strengths, button, odd_chips=rules.odd_chips) - contributed
 
 
@@ -303,14 +305,16 @@ def showdowns(s: HoldemState, rules: k.Rules, over: jax.Array, key: jax.Array, d
 
 
 # Observations -------------------------------------------------------------------------------------------
-def seen_cards(s: HoldemState, n: int) -> tuple[jax.Array, jax.Array]:
+def seen_cards(s: HoldemState, rules: k.Rules) -> tuple[jax.Array, jax.Array]:
     """(B, 52) bool one-hots of the seat to act's hole cards and of the board cards seen."""
+    n, h = rules.n, rules.hole
     place = (s.player - s.button - 1) % n
-    hole = jnp.stack([_at(s.deck, place), _at(s.deck, place + n)], axis=1)
-    seen = jnp.arange(5) < BOARD_SIZE[s.street][:, None]
+    hole = jnp.stack([_at(s.deck, place + i * n) for i in range(h)], axis=1)
+    board_cards = s.deck[:, n * h :]
+    seen = jnp.arange(board_cards.shape[1]) < jnp.asarray(rules.board_seen, dtype=jnp.int32)[s.street][:, None]
     cards = jnp.arange(52)
     own = (hole[:, :, None] == cards).any(1)
-    board = ((s.deck[:, 2 * n :, None] == cards) & seen[:, :, None]).any(1)
+    board = ((board_cards[:, :, None] == cards) & seen[:, :, None]).any(1)
     return own, board
 
 
@@ -325,7 +329,7 @@ def encode_default(s: HoldemState, rules: k.Rules, can: jax.Array, low: jax.Arra
     n, d = rules.n, holdem_default
     bb = jnp.float32(rules.big_blind)
     p = s.player
-    own, board = seen_cards(s, n)
+    own, board = seen_cards(s, rules)
     order = (p[:, None] + jnp.arange(n)) % n  # observer first, clockwise
     stacks = jnp.take_along_axis(s.stacks, order, 1)
     folded = jnp.take_along_axis(s.folded, order, 1)
@@ -344,7 +348,7 @@ def encode_flat56(s: HoldemState, rules: k.Rules) -> jax.Array:
     p = s.player
     sb = jnp.float32(rules.small_blind)
     seat = jnp.arange(rules.n) == p[:, None]
-    own, board = seen_cards(s, rules.n)
+    own, board = seen_cards(s, rules)
     return _floats(
         (_at(s.stacks, p) - jnp.asarray(rules.stacks)[p]) / sb, (s.contributed.sum(1) - s.bets.sum(1)) / sb,
         _at(s.bets, p) / sb, jnp.where(seat, jnp.iinfo(jnp.int32).min, s.bets).max(1) / sb, own | board,
@@ -353,6 +357,6 @@ def encode_flat56(s: HoldemState, rules: k.Rules) -> jax.Array:
 
 def encode_flat107(s: HoldemState, rules: k.Rules) -> jax.Array:
     """(B, 107) float32: ``encoders.flat107`` of each table's seat to act."""
-    own, board = seen_cards(s, rules.n)
+    own, board = seen_cards(s, rules)
     return _floats(s.bets.max(1) / jnp.float32(rules.small_blind), rules.n - s.folded.sum(1), s.active_at_start,
                    board, own)

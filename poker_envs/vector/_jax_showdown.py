@@ -9,6 +9,7 @@ hand values int32, and exact (fractional) shares float32.
 
 from __future__ import annotations
 
+import itertools
 from functools import lru_cache
 
 import jax
@@ -22,23 +23,42 @@ _LOWEST = np.iinfo(np.int32).min
 
 
 @lru_cache(maxsize=None)
-def _tables(ranking: HandRanking) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    t = lookup_tables(7, ranking)
+def _tables(ranking: HandRanking, size: int = 7) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    t = lookup_tables(size, ranking)
     return t.rank_keys.astype(np.int32), t.rank_table.astype(np.int32), t.flush_table.astype(np.int32)
 
 
 def evaluate7(cards: jnp.ndarray, ranking: HandRanking) -> jnp.ndarray:
-    """Values (int32, shape ``cards.shape[:-1]``) of seven-card hands ``cards`` (..., 7) of distinct card ids."""
-    rank_keys, rank_table, flush_table = _tables(ranking)
+    """Values (int32, shape ``cards.shape[:-1]``) of hands ``cards`` (..., k) of 5 to 7 distinct card ids (the
+    best five of them; the name is the hold'em case, k = 7)."""
+    rank_keys, rank_table, flush_table = _tables(ranking, cards.shape[-1])
     ranks = cards >> 2
     suits = cards & 3
     key = jnp.asarray(rank_keys)[ranks].sum(-1)
-    in_suit = suits[..., None] == jnp.arange(4)  # (..., 7, 4)
+    in_suit = suits[..., None] == jnp.arange(4)  # (..., k, 4)
     counts = in_suit.sum(-2)
     flush = counts >= 5  # at most one suit can hold five of seven cards
     suit = jnp.argmax(flush, axis=-1)
     mask = jnp.where(suits == suit[..., None], 1 << ranks, 0).sum(-1)  # distinct cards: the sum is an OR
     return jnp.where(flush.any(-1), jnp.asarray(flush_table)[mask], jnp.asarray(rank_table)[key])
+
+
+def evaluate_hands(hole: jax.Array, board: jax.Array, ranking: HandRanking, rule: str) -> jax.Array:
+    """Values (int32, shape ``hole.shape[:-1]``) of hole cards (..., h) with boards (..., b) under the hand rule
+    (``core.hand_rules``): the best five of all (``"best_five"``), or of every two-from-hand x three-from-board
+    combination (``"omaha"``), as ``hand_rules.evaluate_hands``."""
+    if rule == "best_five":
+        return evaluate7(jnp.concatenate([hole, board], axis=-1), ranking)
+    pairs = np.array(list(itertools.combinations(range(hole.shape[-1]), 2)))
+    triples = np.array(list(itertools.combinations(range(board.shape[-1]), 3)))
+    two = hole[..., pairs]  # (..., P, 2)
+    three = board[..., triples]  # (..., T, 3)
+    lead = two.shape[:-2]
+    five = jnp.concatenate([
+        jnp.broadcast_to(two[..., :, None, :], (*lead, len(pairs), len(triples), 2)),
+        jnp.broadcast_to(three[..., None, :, :], (*lead, len(pairs), len(triples), 3)),
+    ], axis=-1)
+    return evaluate7(five, ranking).reshape(*lead, -1).max(-1)
 
 
 def sort_rows(x: jax.Array) -> jax.Array:

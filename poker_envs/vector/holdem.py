@@ -9,17 +9,16 @@ per hand; a finished table deals its next hand in the same call (auto-reset).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
-from poker_envs._holdem_env import available_encoders, holdem_config, seeded_buttons, short_deck_ranking
+from poker_envs.encoders.catalog import available_encoders
+from poker_envs.games.holdem_args import seeded_buttons
 from poker_envs.encoders import flat56, flat107
 from poker_envs.encoders.poker_cnn import HISTORY
 from poker_envs.encoders.public import public_size
 from poker_envs.games.holdem import HoldemConfig, HoldemGame
-from poker_envs.session import SessionConfig, session_config
 from poker_envs.vector import _holdem_kernels as k
 from poker_envs.vector._holdem_cnn import SHAPE as CNN_SHAPE, encode_poker_cnn
 from poker_envs.vector._holdem_encode import default_size, encode_default, encode_flat56, encode_flat107
@@ -57,13 +56,14 @@ class VectorHoldem:
         # poker_cnn reads the last actions of the street and the one before: the tables keep them only then.
         self._rules = k.Rules.from_game(game, history=HISTORY if obs_encoder == "poker_cnn" else 0)
         self.deck = self._rules.deck  # the card ids dealt, ascending (36 of them in short deck)
-        self._dealer = Dealer(self.deck, 2 * n + 5)
+        self.deal_size = self._rules.deal_size  # cards one hand deals (the width of options["decks"])
+        self._dealer = Dealer(self.deck, self._rules.deal_size)
         self.reward_scale = 1.0 / config.big_blind if reward_unit == "big_blinds" else 1.0  # chips -> reward_unit
         self._start = k.hand_starts(self._rules)  # the hand's start, one row per button
         self._rng = np.random.default_rng(seed)
         self._seed = seed  # the buttons of the first reset come from it (None: fresh entropy)
         self._started = False
-        self.tables = k.Tables.empty(self.num_envs, n, self._rules.history)
+        self.tables = k.Tables.empty(self.num_envs, n, self._rules.history, self._rules.deal_size)
         self._mask = np.zeros((self.num_envs, self.num_actions), dtype=np.int8)
         self._targets = np.zeros((self.num_envs, 1), dtype=np.int64)
         self._obs = np.zeros((self.num_envs, *self.observation_shape), dtype=np.float32)
@@ -209,11 +209,12 @@ def check_options(config: HoldemConfig, reward_unit: str, obs_encoder: str) -> N
         raise ValueError(f"reward_unit must be 'big_blinds' or 'chips', got {reward_unit!r}")
     if obs_encoder not in ENCODERS:
         raise ValueError(f"obs_encoder {obs_encoder!r} has no batched form; choose one of {list(ENCODERS)}")
+    if config.dead_chips:
+        raise ValueError(f"dead_chips={config.dead_chips}: the batched engine plays hands whose pot only the seats pay")
     if sum(config.starting_stacks) >= 2**31:
         raise ValueError(f"starting_stack: the batched engine counts chips in int32; the stacks sum to "
                          f"{sum(config.starting_stacks)}, at most {2**31 - 1} allowed")
-    if obs_encoder != "default" and config.small_blind == 0:
-        raise ValueError(f"obs_encoder {obs_encoder!r} counts chips in small blinds, and small_blind is 0")
+    available_encoders()[obs_encoder](HoldemGame(config))  # the single-table encoder refuses a game it does not fit
 
 
 def reset_hands(
@@ -243,60 +244,3 @@ def _check_int_array(name: str, value: Any, shape: tuple[int, ...] | None, low: 
     if arr.size and (arr.min() < low or arr.max() > high):
         raise ValueError(f"{name} must hold values {low}..{high}")
     return arr.astype(np.int64)
-
-
-def _engine(
-    num_envs: int, config: HoldemConfig, seed: int | None, reward_unit: str, obs_encoder: str, public: bool,
-    session: SessionConfig,
-) -> VectorHoldem:
-    """The plain engine, or the session engine where ``session`` plays more than one-hand episodes."""
-    if not session.is_session:
-        return VectorHoldem(num_envs, config, seed=seed, reward_unit=reward_unit, obs_encoder=obs_encoder, public=public)
-    from poker_envs.vector.holdem_session import VectorHoldemSession  # it builds on this module
-
-    if not isinstance(public, bool):
-        raise ValueError(f"public must be True or False, got {public!r}")
-    return VectorHoldemSession(num_envs, config, session, seed=seed, reward_unit=reward_unit, obs_encoder=obs_encoder)
-
-
-def make_nolimit(
-    num_envs: int, seed: int | None = None, *, num_players: int = 2, small_blind: int = 1, big_blind: int = 2,
-    ante: int = 0, starting_stack: int | Sequence[int] = 200, bet_sizing: str | tuple[float, ...] = "abstract",
-    reward_unit: str = "big_blinds", obs_encoder: str = "default", public: bool = False, hands_per_episode: int = 1,
-    rebuy: bool = False, blind_levels: Sequence[Sequence[int]] | None = None, hands_per_level: int | None = None,
-    payouts: Sequence[float] | None = None,
-) -> VectorHoldem:
-    """Batched ``nolimit_holdem_v0`` (same arguments as ``nolimit_holdem_v0.env``, sessions included)."""
-    config = holdem_config("nolimit", num_players, small_blind, big_blind, ante, starting_stack, bet_sizing)
-    session = session_config(hands_per_episode, rebuy, blind_levels, hands_per_level, payouts)
-    return _engine(num_envs, config, seed, reward_unit, obs_encoder, public, session)
-
-
-def make_shortdeck(
-    num_envs: int, seed: int | None = None, *, num_players: int = 2, small_blind: int = 1, big_blind: int = 2,
-    ante: int = 0, starting_stack: int | Sequence[int] = 200, bet_sizing: str | tuple[float, ...] = "abstract",
-    trips_beat_straight: bool = False, reward_unit: str = "big_blinds", obs_encoder: str = "default",
-    public: bool = False, hands_per_episode: int = 1, rebuy: bool = False,
-    blind_levels: Sequence[Sequence[int]] | None = None, hands_per_level: int | None = None,
-    payouts: Sequence[float] | None = None,
-) -> VectorHoldem:
-    """Batched ``shortdeck_holdem_v0`` (same arguments as ``shortdeck_holdem_v0.env``, sessions included)."""
-    ranking = short_deck_ranking(trips_beat_straight)
-    config = holdem_config("nolimit", num_players, small_blind, big_blind, ante, starting_stack, bet_sizing, ranking=ranking)
-    session = session_config(hands_per_episode, rebuy, blind_levels, hands_per_level, payouts)
-    return _engine(num_envs, config, seed, reward_unit, obs_encoder, public, session)
-
-
-def make_limit(
-    num_envs: int, seed: int | None = None, *, num_players: int = 2, small_blind: int = 1, big_blind: int = 2,
-    ante: int = 0, starting_stack: int | Sequence[int] = 200, allow_fold_when_check: bool = False,
-    reward_unit: str = "big_blinds", obs_encoder: str = "default", public: bool = False, hands_per_episode: int = 1,
-    rebuy: bool = False, blind_levels: Sequence[Sequence[int]] | None = None, hands_per_level: int | None = None,
-    payouts: Sequence[float] | None = None,
-) -> VectorHoldem:
-    """Batched ``limit_holdem_v0`` (same arguments as ``limit_holdem_v0.env``, sessions included)."""
-    config = holdem_config(
-        "limit", num_players, small_blind, big_blind, ante, starting_stack, allow_fold_when_check=allow_fold_when_check
-    )
-    session = session_config(hands_per_episode, rebuy, blind_levels, hands_per_level, payouts)
-    return _engine(num_envs, config, seed, reward_unit, obs_encoder, public, session)

@@ -51,7 +51,7 @@ def post_forced_bets_rows(
     play after the button (heads-up the button posts the small blind); the first seat to act follows the big
     blind. Where the forced bets decide the hand the board is run out and the seats in play pass in turn."""
     r, n = stacks.shape
-    t = k.Tables.empty(r, n, rules.history)
+    t = k.Tables.empty(r, n, rules.history, rules.deal_size)
     rows = np.arange(r)
     b = button.astype(np.int64)
     sb, bb, ante = (blinds[:, i].astype(np.int64) for i in range(3))
@@ -358,8 +358,8 @@ class VectorHoldemSession(VectorHoldem):
             return encode_default(t, self._rules, can, low, high, owe)
         sb = self.blinds[g, 0].astype(np.float64)
         if self.obs_encoder == "flat56":
-            return encode_flat56_session(t, self._rules.n, sb, self.hand_start[g], self.results[g])
-        return encode_flat107_session(t, self._rules.n, sb)
+            return encode_flat56_session(t, self._rules, sb, self.hand_start[g], self.results[g])
+        return encode_flat107_session(t, self._rules, sb)
 
     def _encode_public(
         self, t: k.Tables, rows: np.ndarray | None, can: np.ndarray, low: np.ndarray, high: np.ndarray, owe: np.ndarray
@@ -368,7 +368,7 @@ class VectorHoldemSession(VectorHoldem):
         return encode_public_batch(t, can, low, high, owe, self.blinds[g], self.hand_number[g], self.level[g], self.seated[g])
 
 
-def encode_flat56_session(t: k.Tables, n: int, sb: np.ndarray, hand_start: np.ndarray, results: np.ndarray) -> np.ndarray:
+def encode_flat56_session(t: k.Tables, rules: k.Rules, sb: np.ndarray, hand_start: np.ndarray, results: np.ndarray) -> np.ndarray:
     """(B, 56) ``flat56`` in a session: amounts in the hand's small blinds ``sb`` (B,), feature 0 counted from the
     session's start (the hand's change plus ``results``, the chips won before it), as ``Flat56Encoder.encode_in_session``."""
     b = len(t.player)
@@ -383,17 +383,17 @@ def encode_flat56_session(t: k.Tables, n: int, sb: np.ndarray, hand_start: np.nd
     obs[:, flat56.POT] = (t.contributed.sum(1) - bets.sum(1)) / sb
     obs[:, flat56.OWN_BET] = bets[rows, p] / sb
     obs[:, flat56.OPP_BET] = others.max(1) / sb
-    obs.reshape(-1)[(rows * flat56.SIZE)[:, None] + card_entries(t, n, flat56.CARDS, flat56.CARDS)] = 1.0
+    obs.reshape(-1)[(rows * flat56.SIZE)[:, None] + card_entries(t, rules, flat56.CARDS, flat56.CARDS)] = 1.0
     return obs
 
 
-def encode_flat107_session(t: k.Tables, n: int, sb: np.ndarray) -> np.ndarray:
+def encode_flat107_session(t: k.Tables, rules: k.Rules, sb: np.ndarray) -> np.ndarray:
     """(B, 107) ``flat107`` in a session: the current bet in the hand's small blinds ``sb`` (B,)."""
     b = len(t.player)
     rows = np.arange(b)
     obs = np.zeros((b, flat107.SIZE), dtype=np.float32)
     obs[:, flat107.BET] = t.bets.max(1) / sb
-    obs[:, flat107.ACTIVE] = n - t.folded.sum(1)
+    obs[:, flat107.ACTIVE] = rules.n - t.folded.sum(1)
     obs[:, flat107.ACTIVE_AT_START] = t.active_at_start
-    obs.reshape(-1)[(rows * flat107.SIZE)[:, None] + card_entries(t, n, flat107.HOLE, flat107.BOARD)] = 1.0
+    obs.reshape(-1)[(rows * flat107.SIZE)[:, None] + card_entries(t, rules, flat107.HOLE, flat107.BOARD)] = 1.0
     return obs

@@ -36,6 +36,7 @@ class JaxVectorGame:
         self.observation_shape = game.observation_shape
         self.max_game_length = game.max_game_length
         self.deck = game.deck  # card ids dealt
+        self.deal_size = game.deal_size  # cards one hand deals (the width of options["decks"])
         devices = jax.local_devices()
         self.sharding: NamedSharding | None = None
         if shard and len(devices) > 1:

@@ -17,7 +17,7 @@ import numpy as np
 
 from poker_envs.vector import _jax_holdem as j
 from poker_envs.vector._jax_cnn import encode_poker_cnn
-from poker_envs.vector import holdem
+from poker_envs.vector import holdem, holdem_games
 from poker_envs.vector.base import VectorStep
 from poker_envs.vector.jax_env import JaxVectorGame
 from poker_envs.vector.sampling import Dealer
@@ -37,7 +37,7 @@ class JaxHoldem:
         self.observation_shape = engine.observation_shape
         self.rules = engine.rules
         self.deck = self.rules.deck  # card ids dealt (36 in short deck)
-        self.deal_size = 2 * n + 5
+        self.deal_size = self.rules.deal_size
         self._scale = engine.reward_scale
         self._start = j.start_rows(self.rules)
         self._dealer = Dealer(self.deck, self.deal_size)
@@ -146,15 +146,25 @@ def from_numpy(engine: holdem.VectorHoldem, num_envs: int, seed: int | None, sha
 
 
 def make_nolimit(num_envs: int, seed: int | None = None, *, shard: bool | None = None, **config: Any) -> JaxVectorGame:
-    """``vector.make("nolimit_holdem", ..., backend="jax")``: ``config`` as ``vector.holdem.make_nolimit``."""
-    return from_numpy(holdem.make_nolimit(1, **config), num_envs, seed, shard)
+    """``vector.make("nolimit_holdem", ..., backend="jax")``: ``config`` as ``vector.holdem_games.make_nolimit``."""
+    return from_numpy(holdem_games.make_nolimit(1, **config), num_envs, seed, shard)
 
 
 def make_limit(num_envs: int, seed: int | None = None, *, shard: bool | None = None, **config: Any) -> JaxVectorGame:
-    """``vector.make("limit_holdem", ..., backend="jax")``: ``config`` as ``vector.holdem.make_limit``."""
-    return from_numpy(holdem.make_limit(1, **config), num_envs, seed, shard)
+    """``vector.make("limit_holdem", ..., backend="jax")``: ``config`` as ``vector.holdem_games.make_limit``."""
+    return from_numpy(holdem_games.make_limit(1, **config), num_envs, seed, shard)
 
 
 def make_shortdeck(num_envs: int, seed: int | None = None, *, shard: bool | None = None, **config: Any) -> JaxVectorGame:
-    """``vector.make("shortdeck_holdem", ..., backend="jax")``: ``config`` as ``vector.holdem.make_shortdeck``."""
-    return from_numpy(holdem.make_shortdeck(1, **config), num_envs, seed, shard)
+    """``vector.make("shortdeck_holdem", ..., backend="jax")``: ``config`` as ``vector.holdem_games.make_shortdeck``."""
+    return from_numpy(holdem_games.make_shortdeck(1, **config), num_envs, seed, shard)
+
+
+def make_potlimit(num_envs: int, seed: int | None = None, *, shard: bool | None = None, **config: Any) -> JaxVectorGame:
+    """``vector.make("potlimit_holdem", ..., backend="jax")``: ``config`` as ``vector.holdem_games.make_potlimit``."""
+    return from_numpy(holdem_games.make_potlimit(1, **config), num_envs, seed, shard)
+
+
+def make_omaha(num_envs: int, seed: int | None = None, *, shard: bool | None = None, **config: Any) -> JaxVectorGame:
+    """``vector.make("omaha", ..., backend="jax")``: ``config`` as ``vector.holdem_games.make_omaha``."""
+    return from_numpy(holdem_games.make_omaha(1, **config), num_envs, seed, shard)
