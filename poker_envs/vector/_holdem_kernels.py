@@ -179,42 +179,64 @@ def rotations(n: int) -> np.ndarray:
     return _ROTATIONS[n]
 
 
-def post_forced_bets(rules: Rules, button: np.ndarray) -> Tables:
-    """Tables for ``button`` (one per row) after antes and blinds, first seat to act found (-1: none)."""
-    n = rules.n
-    t = Tables.empty(len(button), n, rules.history, rules.deal_size)
-    rows = np.arange(len(button))
-    t.button[:] = button
-    t.stacks[:] = rules.stacks
-    ante = np.minimum(rules.ante, t.stacks)
-    t.stacks -= ante
-    t.contributed += ante
+def post_forced_bets(
+    rules: Rules, button: np.ndarray, stacks: np.ndarray, seated: np.ndarray, blinds: np.ndarray
+) -> Tables:
+    """Tables after antes and blinds for ``button`` (R,), per-row ``stacks`` (R, n), ``seated`` (R, n) and
+    ``blinds`` (R, 3) (small blind, big blind, ante); the first seat to act found (-1: none).
+
+    Seats out of play (eliminated in a session) are folded with no chips: they post nothing, never act and are
+    skipped where the blinds and the first seat to act are found. The blinds go to the seats in play after the
+    button (heads-up the button posts the small blind); a big blind all-in for less still makes the bet to call
+    the full big blind, and the minimum raise (TDA, Robert's Rules).
+    """
+    r, n = stacks.shape
+    t = Tables.empty(r, n, rules.history, rules.deal_size)
+    rows = np.arange(r)
     b = button.astype(np.int64)
-    sb_seat, bb_seat = (b, (b + 1) % n) if n == 2 else ((b + 1) % n, (b + 2) % n)
-    for seat, blind in ((sb_seat, rules.small_blind), (bb_seat, rules.big_blind)):
-        paid = np.minimum(blind, t.stacks[rows, seat])
+    sb, bb, ante = (blinds[:, i].astype(np.int64) for i in range(3))
+    t.button[:] = b
+    t.stacks[:] = np.where(seated, stacks, 0)
+    t.folded[:] = ~seated
+    paid = np.minimum(ante[:, None], t.stacks)
+    t.stacks -= paid.astype(np.int32)
+    t.contributed += paid.astype(np.int32)
+    m = seated.sum(1)
+    sb_seat = np.where(m == 2, b, first_in_order(seated, b + 1))
+    bb_seat = first_in_order(seated, sb_seat + 1)
+    for seat, blind in ((sb_seat, sb), (bb_seat, bb)):
+        paid = np.minimum(blind, t.stacks[rows, seat]).astype(np.int32)
         t.stacks[rows, seat] -= paid
         t.bets[rows, seat] += paid
         t.contributed[rows, seat] += paid
-    t.max_bet[:] = rules.big_blind  # a big blind all-in for less still sets the bet to call
-    t.full_raise[:] = rules.big_blind
+    t.max_bet[:] = bb
+    t.full_raise[:] = bb
     t.num_raises[:] = 1
-    t.level[:] = rules.big_blind
-    t.active_at_start[:] = n
-    first = (b + (2 if n == 2 else 3)) % n
-    t.player[:] = first_in_order(needs_to_act(t.stacks, t.bets, t.folded, t.acted, t.max_bet), first)
+    t.level[:] = bb
+    t.active_at_start[:] = m
+    t.player[:] = first_in_order(needs_to_act(t.stacks, t.bets, t.folded, t.acted, t.max_bet), bb_seat + 1)
     return t
 
 
+def decide_by_forced_bets(t: Tables, rules: Rules, seated: np.ndarray) -> None:
+    """Where the forced bets decided the hand (nobody to act: everybody all-in on them but at most one), run the
+    board out and let the seats in play pass once in turn from the lowest, as the AEC env does."""
+    decided = np.flatnonzero(t.player < 0)
+    if decided.size:
+        end_rounds(t, rules, decided)
+        t.passing[decided] = True
+        t.player[decided] = first_in_order(seated[decided], np.zeros(len(decided), dtype=np.int64))
+
+
 def hand_starts(rules: Rules) -> Tables:
-    """The hand's start for each button (row ``b`` for button ``b``): forced bets posted, first seat found; where
-    the forced bets decide the hand (everybody all-in on them but at most one) the board is run out and seats
-    0..n-1 pass once in turn, as in the AEC env."""
-    start = post_forced_bets(rules, np.arange(rules.n))
-    decided = np.flatnonzero(start.player < 0)
-    end_rounds(start, rules, decided)
-    start.passing[decided] = True
-    start.player[decided] = 0
+    """The hand's start for each button (row ``b`` for button ``b``) at a full table with the configured stacks
+    and blinds: forced bets posted, first seat found, hands the forced bets decide set to pass."""
+    n = rules.n
+    stacks = np.broadcast_to(rules.stacks.astype(np.int64), (n, n))
+    seated = np.ones((n, n), dtype=bool)
+    blinds = np.broadcast_to(np.array([rules.small_blind, rules.big_blind, rules.ante], dtype=np.int64), (n, 3))
+    start = post_forced_bets(rules, np.arange(n), stacks, seated, blinds)
+    decide_by_forced_bets(start, rules, seated)
     return start
 
 

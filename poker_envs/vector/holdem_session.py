@@ -9,7 +9,7 @@ sessions as the AEC environment, seat for seat, for the same buttons, decks and 
 
 How a shrinking table is played on arrays of fixed width: the tables keep every environment seat; an
 eliminated seat is a folded seat with no chips, so it never acts, never wins and is skipped where the
-blinds, the first seat to act and the button move (``post_forced_bets_rows``). The AEC environment deals
+blinds, the first seat to act and the button move (``_holdem_kernels.post_forced_bets``). The AEC environment deals
 each hand to a smaller rules table of the seats in play, from the rules seat left of the button; a hand's
 dealing order is laid out for the full table (``seat_deck``) so that every seat in play holds the cards the
 AEC environment gives it and the board is the same. Between hands the bookkeeping runs over arrays on the
@@ -41,46 +41,6 @@ SESSION_ENCODERS = ("default", "flat56", "flat107")  # batched encoders with the
 def first_seated(seated: np.ndarray, start: np.ndarray) -> np.ndarray:
     """(R,) the first seat in play going round from ``start`` (-1 where none)."""
     return k.first_in_order(seated, start)
-
-
-def post_forced_bets_rows(
-    rules: k.Rules, button: np.ndarray, stacks: np.ndarray, seated: np.ndarray, blinds: np.ndarray
-) -> k.Tables:
-    """Tables after antes and blinds with per-row ``stacks`` (R, n), ``seated`` (R, n) and ``blinds`` (R, 3)
-    (small blind, big blind, ante); seats out of play are folded with no chips. The blinds go to the seats in
-    play after the button (heads-up the button posts the small blind); the first seat to act follows the big
-    blind. Where the forced bets decide the hand the board is run out and the seats in play pass in turn."""
-    r, n = stacks.shape
-    t = k.Tables.empty(r, n, rules.history, rules.deal_size)
-    rows = np.arange(r)
-    b = button.astype(np.int64)
-    sb, bb, ante = (blinds[:, i].astype(np.int64) for i in range(3))
-    t.button[:] = b
-    t.stacks[:] = np.where(seated, stacks, 0)
-    t.folded[:] = ~seated
-    paid = np.minimum(ante[:, None], t.stacks)
-    t.stacks -= paid.astype(np.int32)
-    t.contributed += paid.astype(np.int32)
-    m = seated.sum(1)
-    sb_seat = np.where(m == 2, b, first_seated(seated, b + 1))
-    bb_seat = first_seated(seated, sb_seat + 1)
-    for seat, blind in ((sb_seat, sb), (bb_seat, bb)):
-        paid = np.minimum(blind, t.stacks[rows, seat]).astype(np.int32)
-        t.stacks[rows, seat] -= paid
-        t.bets[rows, seat] += paid
-        t.contributed[rows, seat] += paid
-    t.max_bet[:] = bb  # a big blind all-in for less still sets the bet to call
-    t.full_raise[:] = bb
-    t.num_raises[:] = 1
-    t.level[:] = bb
-    t.active_at_start[:] = m
-    t.player[:] = k.first_in_order(k.needs_to_act(t.stacks, t.bets, t.folded, t.acted, t.max_bet), bb_seat + 1)
-    decided = np.flatnonzero(t.player < 0)
-    if decided.size:
-        k.end_rounds(t, rules, decided)
-        t.passing[decided] = True
-        t.player[decided] = first_seated(seated[decided], np.zeros(len(decided), dtype=np.int64))
-    return t
 
 
 def seat_deck(raw: np.ndarray, button: np.ndarray, seated: np.ndarray, hole: int) -> np.ndarray:
@@ -258,7 +218,8 @@ class VectorHoldemSession(VectorHoldem):
         self.hand_decks[rows] = raw
         button = t.button[tix].astype(np.int64)
         seated = self.seated[rows]
-        start = post_forced_bets_rows(self._rules, button, self.stacks[rows], seated, self.blinds[rows])
+        start = k.post_forced_bets(self._rules, button, self.stacks[rows], seated, self.blinds[rows])
+        k.decide_by_forced_bets(start, self._rules, seated)
         start.deck[:] = seat_deck(raw, button, seated, self._hole)
         t.put(tix, start)
 
