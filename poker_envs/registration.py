@@ -22,6 +22,8 @@ PARALLEL_ENVS: dict[str, str] = {g.pettingzoo_id: f"{g.module_path}:parallel_env
 # Gymnasium id -> poker_envs module, from the catalog (one hand per episode, so no TimeLimit is added).
 GYMNASIUM_ENVS: dict[str, str] = {g.gymnasium_id: g.env_module for g in GAMES}
 GYMNASIUM_ENTRY_POINT = "wrappers.registration:make_single_agent_env"
+# gymnasium.make_vec(id, num_envs) with no vectorization_mode: same-step autoreset (never an all-zero mask).
+GYMNASIUM_VECTOR_ENTRY_POINT = "wrappers.registration:make_vector_env"
 
 
 def register_gymnasium() -> None:
@@ -31,6 +33,7 @@ def register_gymnasium() -> None:
             gymnasium.register(
                 id=env_id,
                 entry_point=GYMNASIUM_ENTRY_POINT,
+                vector_entry_point=GYMNASIUM_VECTOR_ENTRY_POINT,
                 kwargs={"env_module": module},
                 disable_env_checker=True,  # check_env passes; the passive checker would only repeat it every reset
             )

@@ -114,9 +114,15 @@ def test_sb3_subproc_vec_env_recipe(tmp_path: Path) -> None:
     assert "SUBPROC OK" in run_script(tmp_path, readme_recipe("sb3-subproc") + check)
 
 
+def test_gymnasium_make_vec_default_recipe() -> None:
+    namespace: dict[str, Any] = {}
+    exec(readme_recipe("gymnasium-make-vec"), namespace)
+    assert namespace["infos"]["action_mask"].any(axis=1).all() and np.isfinite(namespace["rewards"]).all()
+
+
 @pytest.mark.parametrize("mode", ["async", "sync"])
 def test_gymnasium_make_vec_recipe(mode: str) -> None:
-    recipe = readme_recipe("gymnasium-make-vec")
+    recipe = readme_recipe("gymnasium-make-vec-async")
     assert 'vectorization_mode="async"' in recipe
     namespace: dict[str, Any] = {}
     exec(recipe.replace('vectorization_mode="async"', f'vectorization_mode="{mode}"'), namespace)
