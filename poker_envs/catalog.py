@@ -33,7 +33,7 @@ class GameEntry:
     rules: Callable[..., Game]  # builds the rules from rules-config keywords; none: the environment's defaults
     encoders: tuple[str, ...]  # obs_encoder names the environment offers, "default" first
     players: tuple[int, int]  # fewest and most seats
-    parallel: bool = False  # the env module also has parallel_env (PettingZoo's Parallel API)
+    parallel: bool = True  # the env module also has parallel_env (PettingZoo's turn-based Parallel API; every game has one)
     reward_unit: str = "chips"  # what rewards count with the default arguments: "chips" or "bb" (big blinds)
     has_calls: bool = True  # a player can call a bet, so aggression factor and fold-to-bet mean something
     heads_up: tuple[tuple[str, Any], ...] = ()  # raw_env keywords of a heads-up match (the tournament's defaults)
