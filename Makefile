@@ -13,7 +13,7 @@ $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet torch==2.13.0
-	$(PY) -m pip install --quiet -e ".[zoo,jax,test,bench,ray,rllib,docs]"
+	$(PY) -m pip install --quiet -e ".[zoo,jax,test,bench,ray,rllib,rl,docs]"
 	touch $@
 
 demo: setup

@@ -333,9 +333,10 @@ class PokerAECEnv(AECEnv):
             self._accumulate_rewards()
             self.agent_selection = self.agents[0]  # every agent then steps None once, starting from the first seat
             return
+        stay = session.config.eliminated == "stay"  # eliminated seats stay in agents, never to act, until the end
         for agent in (self.possible_agents[s] for s in out):
             self._final_obs[agent] = self.observe(agent)
-            self.terminations[agent] = True
+            self.terminations[agent] = not stay
         self._accumulate_rewards()
         self._start_hand({})
         self._select_actor()  # the hand's rewards stay in ``rewards`` for this step

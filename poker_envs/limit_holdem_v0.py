@@ -48,11 +48,12 @@ class raw_env(HoldemAECEnv):
         blind_levels: Sequence[Sequence[int]] | None = None,
         hands_per_level: int | None = None,
         payouts: Sequence[float] | None = None,
+        eliminated: str = "leave",
     ) -> None:
         config = table_config(
             "limit", num_players, small_blind, big_blind, ante, starting_stack, allow_fold_when_check=allow_fold_when_check
         )
-        session = session_config(hands_per_episode, rebuy, blind_levels, hands_per_level, payouts)
+        session = session_config(hands_per_episode, rebuy, blind_levels, hands_per_level, payouts, eliminated)
         super().__init__(config, reward_unit, obs_encoder, render_mode, session)
 
 

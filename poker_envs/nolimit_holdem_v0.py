@@ -13,6 +13,10 @@ Sessions (opt-in; docs/holdem.md "Sessions"): ``hands_per_episode=N`` plays up t
 carried over and the button moving; ``rebuy=True`` restarts every hand at the starting stack (cash);
 ``blind_levels=[(sb, bb, ante), ...]`` with ``hands_per_level=k`` and optional ``payouts=[...]`` make a
 tournament (busted seats are eliminated; prizes by place, or ICM on the stacks if the hands run out).
+``eliminated="leave"`` (default) terminates a busted seat at once (it steps None and leaves ``agents``);
+``eliminated="stay"`` keeps it in ``agents`` until the episode ends, never asked to act, with zero rewards
+(its last observation, all-zero mask): for RL libraries that expect every agent to the episode's end
+(TorchRL's ``PettingZooWrapper``, Tianshou's ``PettingZooEnv``).
 """
 
 from __future__ import annotations
@@ -51,9 +55,10 @@ class raw_env(HoldemAECEnv):
         blind_levels: Sequence[Sequence[int]] | None = None,
         hands_per_level: int | None = None,
         payouts: Sequence[float] | None = None,
+        eliminated: str = "leave",
     ) -> None:
         config = table_config("nolimit", num_players, small_blind, big_blind, ante, starting_stack, bet_sizing)
-        session = session_config(hands_per_episode, rebuy, blind_levels, hands_per_level, payouts)
+        session = session_config(hands_per_episode, rebuy, blind_levels, hands_per_level, payouts, eliminated)
         super().__init__(config, reward_unit, obs_encoder, render_mode, session)
 
 

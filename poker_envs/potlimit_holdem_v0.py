@@ -21,7 +21,7 @@ from poker_envs.aec import wrap_classic
 from poker_envs.encoders.base import EncoderSpec
 from poker_envs.encoders.catalog import available_encoders
 from poker_envs.games.holdem_args import table_config
-from poker_envs.session import session_from
+from poker_envs.session import AEC_SESSION_ARGS, session_from
 
 __all__ = ["available_encoders", "env", "raw_env"]
 
@@ -42,9 +42,9 @@ class raw_env(HoldemAECEnv):
         render_mode: str | None = None,
         **session: Any,
     ) -> None:
-        """``session``: hands_per_episode, rebuy, blind_levels, hands_per_level, payouts (see nolimit_holdem_v0)."""
+        """``session``: hands_per_episode, rebuy, blind_levels, hands_per_level, payouts, eliminated (see nolimit_holdem_v0)."""
         config = table_config("potlimit", num_players, small_blind, big_blind, ante, starting_stack, bet_sizing)
-        super().__init__(config, reward_unit, obs_encoder, render_mode, session_from(session, "potlimit_holdem_v0"))
+        super().__init__(config, reward_unit, obs_encoder, render_mode, session_from(session, "potlimit_holdem_v0", AEC_SESSION_ARGS))
 
 
 def env(**kwargs: Any) -> AECEnv:

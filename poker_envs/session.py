@@ -40,6 +40,10 @@ class SessionConfig:
     blind_levels: tuple[Level, ...] = ()  # tournament: (small blind, big blind, ante) per level; () = fixed blinds
     hands_per_level: int = 0  # hands played at each level (needed with blind_levels)
     payouts: tuple[float, ...] = ()  # prize share of 1st, 2nd, ... place; () = rewards are chips
+    # An eliminated seat: "leave" terminates it at once (it steps None and leaves ``agents``); "stay" keeps it in
+    # ``agents`` until the episode ends, never to act again, with zero rewards (what RL libraries that expect
+    # a fixed set of agents per episode need; the AEC env only, not the batched engine).
+    eliminated: str = "leave"
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "hands_per_episode", _positive_int("hands_per_episode", self.hands_per_episode))
@@ -70,6 +74,8 @@ class SessionConfig:
         if any(b > a for a, b in itertools.pairwise(payouts)):
             raise ValueError(f"payouts must not increase with the place, got {payouts!r}")
         object.__setattr__(self, "payouts", tuple(float(p) for p in payouts))
+        if self.eliminated not in ("leave", "stay"):
+            raise ValueError(f"eliminated must be 'leave' or 'stay', got {self.eliminated!r}")
         if self.rebuy and (levels or payouts):
             raise ValueError("rebuy=True is a cash game: it cannot be combined with blind_levels or payouts")
 
@@ -286,6 +292,7 @@ def session_config(
     blind_levels: Sequence[Sequence[int]] | None = None,
     hands_per_level: int | None = None,
     payouts: Sequence[float] | None = None,
+    eliminated: str = "leave",
 ) -> SessionConfig:
     """The environments' session arguments as a ``SessionConfig`` (None: not used)."""
     if blind_levels is not None and (isinstance(blind_levels, str) or not isinstance(blind_levels, Sequence)):
@@ -299,17 +306,19 @@ def session_config(
                            for level in blind_levels or ()),
         hands_per_level=hands_per_level or 0,
         payouts=tuple(payouts or ()),
+        eliminated=eliminated,
     )
 
 
 SESSION_ARGS = ("hands_per_episode", "rebuy", "blind_levels", "hands_per_level", "payouts")
+AEC_SESSION_ARGS = (*SESSION_ARGS, "eliminated")  # the AEC envs' session arguments (the batched engine: SESSION_ARGS)
 
 
-def session_from(arguments: dict[str, Any], where: str) -> SessionConfig:
-    """``session_config`` of the session arguments in ``arguments``; any other name is refused, naming
-    ``where`` (the environment or factory) and the session arguments it accepts."""
-    unknown = sorted(set(arguments) - set(SESSION_ARGS))
+def session_from(arguments: dict[str, Any], where: str, accepted: tuple[str, ...] = SESSION_ARGS) -> SessionConfig:
+    """``session_config`` of the session arguments in ``arguments``; any name not in ``accepted`` is refused,
+    naming ``where`` (the environment or factory) and the session arguments it accepts."""
+    unknown = sorted(set(arguments) - set(accepted))
     if unknown:
         raise ValueError(f"{where} got unknown argument(s) {unknown}; besides its own it takes the session "
-                         f"arguments {list(SESSION_ARGS)}")
+                         f"arguments {list(accepted)}")
     return session_config(**arguments)

@@ -48,12 +48,13 @@ class raw_env(HoldemAECEnv):
         blind_levels: Sequence[Sequence[int]] | None = None,
         hands_per_level: int | None = None,
         payouts: Sequence[float] | None = None,
+        eliminated: str = "leave",
     ) -> None:
         ranking = short_deck_ranking(trips_beat_straight)
         config = table_config(
             "nolimit", num_players, small_blind, big_blind, ante, starting_stack, bet_sizing, ranking=ranking
         )
-        session = session_config(hands_per_episode, rebuy, blind_levels, hands_per_level, payouts)
+        session = session_config(hands_per_episode, rebuy, blind_levels, hands_per_level, payouts, eliminated)
         super().__init__(config, reward_unit, obs_encoder, render_mode, session)
 
 
