@@ -415,3 +415,26 @@ def test_jax_ppo_recipe_trains_and_checkpoints(tmp_path: Path) -> None:
     assert int(steps.replace(",", "")) >= 100_000 and int(rate.replace(",", "")) > 0  # whole updates: at least the budget
     checkpoints = sorted((tmp_path / "out" / "jax_nl").glob("checkpoint_*.npz"))
     assert len(checkpoints) >= 2  # the untrained one and at least the last
+
+
+# ---- Parallel API, TorchRL ---------------------------------------------------------------------------------
+
+
+def test_parallel_api_recipe_plays_a_hand() -> None:
+    namespace: dict[str, Any] = {}
+    exec(readme_recipe("parallel-api"), namespace)
+    assert namespace["env"].agents == [] and sum(namespace["rewards"].values()) == pytest.approx(0.0)
+
+
+def test_torchrl_recipe_rolls_out_sessions_with_legal_actions() -> None:
+    namespace: dict[str, Any] = {}
+    exec(readme_recipe("torchrl"), namespace)
+    rollout, agents = namespace["rollout"], namespace["session"].possible_agents
+    assert rollout.batch_size[0] == 200
+    acting = sum(rollout[a, "mask"].long() for a in agents)
+    assert (acting == 1).all()  # exactly one seat acts at every step
+    for agent in agents:
+        moved = rollout[agent, "mask"].squeeze(-1)
+        mask = rollout[agent, "action_mask"].squeeze(1)[moved]
+        action = rollout[agent, "action"].reshape(200, -1)[:, 0][moved]
+        assert mask[np.arange(len(action)), action].all()
