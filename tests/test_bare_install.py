@@ -37,7 +37,7 @@ for entry in {list(PARALLEL_ENVS.values())!r}:
     module, attr = entry.split(":")
     penv = getattr(importlib.import_module(module), attr)()
     observations, infos = penv.reset(seed=1)
-    actions = {{a: int(np.flatnonzero(observations[a]["action_mask"])[0]) for a in penv.agents}}
+    actions = {{a: int(np.argmax(observations[a]["action_mask"])) for a in penv.agents}}  # turn-based: only the actor's counts
     penv.step(actions)
 import gymnasium
 for env_id in {list(GYMNASIUM_ENVS)!r}:  # the Gymnasium view, registered by import poker_envs alone
