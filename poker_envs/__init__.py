@@ -1,7 +1,8 @@
 """poker_envs: PettingZoo AEC environments for poker games.
 
-Environment modules: ``nolimit_holdem_v0``, ``limit_holdem_v0``, ``leduc_holdem_v0``, ``kuhn_poker_v0``,
-``push_fold_v0``, ``threshold_v0`` (each with ``env()`` and ``raw_env``).
+Environment modules: ``nolimit_holdem_v0``, ``limit_holdem_v0``, ``shortdeck_holdem_v0``, ``potlimit_holdem_v0``,
+``omaha_v0``, ``push_fold_v0``, ``leduc_holdem_v0``, ``kuhn_poker_v0``, ``threshold_v0`` (each with ``env()``,
+``raw_env`` and ``parallel_env()``; the list is ``poker_envs.catalog.GAMES``).
 
 ``import poker_envs`` registers every environment with PettingZoo and Gymnasium (``registration.register_all``),
 as ``pip install poker-envs`` installs both. Where either cannot be imported, registration is skipped, so
