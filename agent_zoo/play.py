@@ -17,12 +17,13 @@ blind levels: see docs/holdem.md); after each hand the shown-down cards and the 
 with your running total (big blinds). ``--out DIR`` saves every finished hand to ``DIR/play_<game>.phhs`` as a PHH hand
 history (hold'em only).
 The games are the hold'em family of ``poker_envs.catalog``: those whose observations carry the public
-betting state (no-limit, limit, push/fold).
+betting state (no-limit, limit, short-deck, pot-limit, Omaha, push/fold).
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import importlib
 import sys
 from collections.abc import Sequence
@@ -95,13 +96,23 @@ def action_menu(state: Any, legal: Sequence[int], public: PublicState) -> list[M
     return [menu_item(state, a, public) for a in legal]
 
 
+def sizes_text(amounts: Sequence[float]) -> str:
+    """Bet or raise-to amounts as the player may type them: ``4..200`` when every whole amount between the two
+    is legal (and there are more than six), else each amount (``5, 7, 12, 200``)."""
+    whole = all(b - a == 1 for a, b in zip(amounts, amounts[1:]))
+    if len(amounts) > 6 and whole:
+        return f"{chips(amounts[0])}..{chips(amounts[-1])}"
+    return ", ".join(chips(a) for a in amounts)
+
+
 def menu_text(menu: Sequence[MenuItem]) -> str:
-    """One line listing the legal actions; a long run of bet or raise amounts is shown as a range."""
+    """One line listing the legal actions; a run of every whole bet or raise amount is shown as a range."""
     sizing = (ActionKind.BET, ActionKind.RAISE)
     sized = [m for m in menu if m.kind in sizing]
     parts = [m.label for m in menu if m.to is None]
-    if len(sized) > 6:
-        parts.append(f"{sized[0].kind.name.lower()} to N (N = {chips(sized[0].to)}..{chips(sized[-1].to)})")
+    amounts = [float(m.to) for m in sized if m.to is not None]
+    if len(sized) > 6 and sizes_text(amounts).count("..") == 1:
+        parts.append(f"{sized[0].kind.name.lower()} to N (N = {sizes_text(amounts)})")
     else:
         parts += [m.label for m in sized]
     parts += [m.label for m in menu if m.kind == ActionKind.ALL_IN]
@@ -149,12 +160,14 @@ def parse_action(text: str, menu: Sequence[MenuItem]) -> int:
     for m in sized:
         if m.to == amount:
             return m.action
-    sizes = ", ".join(chips(m.to) for m in sized) if len(sized) <= 8 else f"{chips(sized[0].to)}..{chips(sized[-1].to)}"
+    sizes = sizes_text([float(m.to) for m in sized if m.to is not None])
     raise ValueError(f"you cannot bet or raise to {chips(amount)} (the amount is the street total); possible: {sizes}")
 
 
-def render_table(public: PublicState, names: Sequence[str], me: int, hole: Sequence[int], board: Sequence[int], hand: int) -> str:
-    """The public state of the table and your own cards, as text."""
+def render_table(public: PublicState, names: Sequence[str], me: int, hole: Sequence[int], board: Sequence[int], hand: int,
+                 menu: Sequence[MenuItem] | None = None) -> str:
+    """The public state of the table and your own cards, as text; with ``menu`` (your legal actions) the amounts
+    you may bet or raise to are those the menu accepts (with abstract bet sizes, only the listed ones)."""
     street = STREET_NAMES[public.street] if 0 <= public.street < len(STREET_NAMES) else str(public.street)
     ante = f" ante {chips(public.ante)}" if public.ante else ""
     lines = [f"-- hand {hand} | {street} | pot {chips(public.pot)} | blinds {chips(public.small_blind)}/{chips(public.big_blind)}{ante}"]
@@ -169,8 +182,12 @@ def render_table(public: PublicState, names: Sequence[str], me: int, hole: Seque
     lines.append(f"  board: {cards_text(board)}    your cards: {cards_text(hole)}")
     if public.actor == me:
         line = f"  to call: {chips(public.to_call)}"
-        if public.can_raise:
+        sized = [float(m.to) for m in menu or () if m.kind in (ActionKind.BET, ActionKind.RAISE, ActionKind.ALL_IN)
+                 and m.to is not None]
+        if menu is None and public.can_raise:
             line += f"    raise to: {chips(public.min_raise_to)}..{chips(public.max_raise_to)}"
+        elif sized:
+            line += f"    raise to: {sizes_text(sorted(set(sized)))}"
         lines.append(line)
     return "\n".join(lines)
 
@@ -184,6 +201,18 @@ class SessionResult:
     hands: int = 0  # hands finished
     totals: np.ndarray = field(default_factory=lambda: np.zeros(0))  # summed reward per seat (big blinds)
     quit: bool = False  # ended by "quit" or the end of the input
+
+
+@functools.cache
+def playable_games() -> tuple[str, ...]:
+    """The catalog's games whose observations carry the public betting state (the hold'em family): the ones
+    ``play`` can show a person, and so the ones ``--game`` offers."""
+    games = []
+    for entry in catalog.GAMES:
+        env = importlib.import_module(entry.module_path).raw_env()
+        if "public" in env.observation_space(env.possible_agents[0]).spaces:
+            games.append(entry.key)
+    return tuple(games)
 
 
 def build_table(game: str, players: int, opponents: Sequence[str], seat: int,
@@ -200,12 +229,13 @@ def build_table(game: str, players: int, opponents: Sequence[str], seat: int,
     n = len(env.possible_agents)
     if "public" not in env.observation_space(env.possible_agents[0]).spaces:
         raise ValueError(f"game {game!r} has no public betting state in its observations; play offers the hold'em family "
-                         f"({', '.join(k for k in catalog.keys() if k in ('nolimit', 'limit', 'push_fold', 'shortdeck'))})")
+                         f"({', '.join(playable_games())})")
     if not 0 <= seat < n:
         raise ValueError(f"seat must be a seat 0..{n - 1}, got {seat}")
-    if len(opponents) not in (1, n - 1):
-        raise ValueError(f"opponents: give one spec for every other seat ({n - 1}) or one for all of them, got {len(opponents)}")
-    specs = list(opponents) * (n - 1) if len(opponents) == 1 else list(opponents)
+    if not 1 <= len(opponents) <= n - 1:
+        raise ValueError(f"--opponents: give 1 to {n - 1} agent specs (they fill the {n - 1} other seats in turn), "
+                         f"got {len(opponents)}")
+    specs = [opponents[i % len(opponents)] for i in range(n - 1)]
     agents: list[Agent | None] = []
     names = []
     for s in range(n):
@@ -295,7 +325,8 @@ def _play_episode(env: Any, raw: Any, agents: Sequence[Agent | None], names: Seq
         if s == seat and len(legal) > 1:
             menu = action_menu(state, legal.tolist(), public)
             # the person's own cards: the hole of the rules seat to act (sessions renumber seats that are out)
-            out.write(render_table(public, names, seat, state.hole[state.current_player()], board, result.hands + 1) + "\n")
+            out.write(render_table(public, names, seat, state.hole[state.current_player()], board, result.hands + 1,
+                                   menu) + "\n")
             action = _ask(menu, inp, out)
         else:
             action = int(legal[0]) if s == seat else agents[s].act(obs, rng)
@@ -346,7 +377,7 @@ def build_parser() -> argparse.ArgumentParser:
     from agent_zoo import cli
 
     parser = cli.parser("play", __doc__.split("\n\n")[0], epilog="agent specs: see python -m agent_zoo.tournament --help")
-    parser.add_argument("--game", required=True, choices=catalog.keys(), help="the game (catalog short name, hold'em family)")
+    parser.add_argument("--game", required=True, choices=playable_games(), help="the game (the hold'em family)")
     parser.add_argument("--players", type=int, default=2, help="seats at the table, yours included")
     parser.add_argument("--opponents", nargs="+", required=True, help="agent specs, one per other seat or one for all")
     parser.add_argument("--seat", type=int, default=0, help="your seat (the button moves every hand)")

@@ -63,6 +63,42 @@ def test_abstract_sizes_list_the_amounts_that_exist() -> None:
         parse_action("raise 5.5", menu)
 
 
+@pytest.mark.parametrize("config", [{}, {"bet_sizing": "chips"}, {"bet_sizing": (0.33, 0.5, 0.75, 1.0, 1.5, 2.0, 3.0)}])
+def test_the_table_shows_exactly_the_amounts_parse_action_accepts(config: dict) -> None:
+    """What the table says you may raise to is what ``parse_action`` accepts: every amount it names (each of a
+    list, both ends of a range) is accepted, and with abstract sizes the amounts between them are refused."""
+    from agent_zoo.play import render_table
+
+    env = nolimit_holdem_v0.raw_env(num_players=3, starting_stack=200, **config)
+    env.reset(seed=3, options={"button": 0})
+    obs = env.observe(env.agent_selection)
+    public = public_state(obs)
+    menu = _menu(env)
+    text = render_table(public, ["you", "a", "b"], 0, [0, 1], [], 1, menu)
+    shown = re.search(r"raise to: (.*)$", text, re.M).group(1)
+    if ".." in shown:
+        low, high = (float(x) for x in shown.split(".."))
+        amounts = np.arange(low, high + 1)
+    else:
+        amounts = np.array([float(x) for x in shown.split(", ")])
+    for amount in amounts:
+        assert parse_action(f"raise {amount:g}", menu) in {m.action for m in menu}
+    if ".." not in shown:  # abstract sizes: a whole number between two listed amounts is refused
+        gaps = [a + 1 for a, b in zip(amounts, amounts[1:]) if b - a > 1]
+        assert gaps
+        with pytest.raises(ValueError, match="possible: " + re.escape(shown)):
+            parse_action(f"raise {gaps[0]:g}", menu)
+
+
+def test_main_fills_the_other_seats_with_the_specs_in_turn() -> None:
+    """The README's command: six seats, two specs for the five other seats (heuristic, random, heuristic, ...)."""
+    out = io.StringIO()
+    result = main(["--game", "nolimit", "--players", "6", "--opponents", "heuristic", "random", "--hands", "2",
+                   "--seed", "1"], input_stream=Script(["c"], repeat=100), output_stream=out)
+    assert result.names == ["you", "heuristic", "random", "heuristic", "random", "heuristic"]
+    assert result.hands == 2
+
+
 def test_a_folding_player_loses_at_most_the_blinds_and_sees_only_own_cards(tmp_path: Path) -> None:
     """Fold whenever folding is offered, else check: never more than the big blind lost per hand; every
     hand is saved as PHH, and a hand that ends without showdown never shows an opponent's hole cards."""
@@ -106,8 +142,8 @@ def test_main_plays_push_fold_and_ends_at_quit_or_end_of_input() -> None:
 
 
 @pytest.mark.parametrize("argv, message", [
-    (["--game", "kuhn", "--opponents", "random"], "has no public betting state"),
-    (["--game", "nolimit", "--players", "4", "--opponents", "random", "random"], "one spec for every other seat \\(3\\)"),
+    (["--game", "kuhn", "--opponents", "random"], "argument --game: invalid choice: 'kuhn'"),
+    (["--game", "nolimit", "--players", "3", "--opponents", "random", "random", "fold"], "--opponents: give 1 to 2 agent specs"),
     (["--game", "nolimit", "--opponents", "random", "--seat", "5"], "seat must be a seat 0..1"),
     (["--game", "nolimit", "--opponents", "nobody"], "unknown agent 'nobody'"),
 ])
