@@ -28,7 +28,11 @@ STDOUT = "-"  # the value --json takes when given without a PATH
 
 class HelpFormatter(argparse.RawDescriptionHelpFormatter, argparse.ArgumentDefaultsHelpFormatter):
     """Keeps the description's line breaks and appends ``(default: X)`` to every option with a real default
-    (not to flags whose default is off, nor to options whose default is nothing: None or empty)."""
+    (not to flags whose default is off, nor to options whose default is nothing: None or empty). The help is
+    plain text: the double backticks of the docstrings the descriptions come from are dropped."""
+
+    def format_help(self) -> str:
+        return super().format_help().replace("``", "")
 
     def _get_help_string(self, action: argparse.Action) -> str | None:
         text = action.help or ""
@@ -162,6 +166,18 @@ def set_threads(threads: int) -> None:
     import torch
 
     torch.set_num_threads(threads)
+
+
+def limit_threads(threads: int) -> None:
+    """Apply ``--threads`` to whatever loads torch later, in this process and in the worker processes it
+    starts (they inherit ``OMP_NUM_THREADS``, which torch reads when it starts); torch itself is not imported,
+    so a tool whose agents need no torch never pays for it."""
+    import os
+
+    os.environ["OMP_NUM_THREADS"] = str(threads)
+    os.environ["MKL_NUM_THREADS"] = str(threads)
+    if "torch" in sys.modules:
+        sys.modules["torch"].set_num_threads(threads)
 
 
 def out_dir(path: str | Path) -> Path:

@@ -54,7 +54,8 @@ def table_size(game: str, env_config: dict[str, Any] | None = None, players: int
     n = players if players is not None else configured if configured is not None else 2
     lo, hi = entry.players
     if isinstance(n, bool) or not isinstance(n, int) or not lo <= n <= hi:
-        raise ValueError(f"players must be an integer from {lo} to {hi} for {game}, got {n!r}")
+        seats = f"exactly {lo}" if lo == hi else f"an integer from {lo} to {hi}"
+        raise ValueError(f"players must be {seats} for {game}, got {n!r}")
     return n
 
 
@@ -419,6 +420,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--hands-per-episode", type=int, default=1, help="cash sessions of this many hands (--hands then counts sessions)")
     parser.add_argument("--rebuy", action="store_true", help="with --hands-per-episode: every stack topped up to the start each hand")
     parser.add_argument("--sit-and-go", action="store_true", help="each episode a sit-and-go: blind levels, eliminations, payouts")
+    cli.add_threads(parser)
     cli.add_env_config(parser)
     cli.add_json(parser, "the whole result")
     cli.add_out(parser, None, "tournament_<game>.json, .csv (results matrix) and .png (heat map) (default: nothing written)")
@@ -435,6 +437,11 @@ def main(argv: Sequence[str] | None = None) -> TournamentResult:
     parser = build_parser()
     args = parser.parse_args(argv)
     env_config = cli.env_config(parser, args.env_config)
+    cli.limit_threads(args.threads)  # before an agent (sb3:, cnn:, rnad:, cluster:) loads torch, here or in a worker
+    lo, hi = catalog.game(args.game).players
+    if args.players is not None and not lo <= args.players <= hi:
+        seats = f"is played by exactly {lo}" if lo == hi else f"seats {lo} to {hi}"
+        parser.error(f"argument --players: {args.game} {seats}, got {args.players}")
     try:
         build_env(args.game, env_config, args.players)
     except (TypeError, ValueError) as exc:

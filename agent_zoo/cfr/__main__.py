@@ -46,13 +46,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--game", choices=catalog.keys("cfr"), required=True, help="the game to solve")
     p.add_argument("--algo", choices=[*sorted(ALGORITHMS), "mccfr"], default="cfr+",
                    help="full-width cfr / cfr+ / dcfr, or external-sampling mccfr (judged exactly on the tree)")
-    cli.add_seed(p, what="mccfr's sampling")
+    p.add_argument("--seed", type=int, default=None, help="seed of mccfr's sampling (mccfr only; default: 0)")
     stop = p.add_mutually_exclusive_group(required=True)
     stop.add_argument("--target-exploitability", type=cli.positive_float, help="stop once exploitability (NashConv/n) is below this")
     stop.add_argument("--iterations", type=cli.positive_int, help="run exactly this many iterations (in total, with --checkpoint)")
-    p.add_argument("--max-iterations", type=cli.positive_int, default=1_000_000, help="give up on a target after this many")
-    p.add_argument("--eval-every", type=cli.positive_int, help="iterations between exploitability checks with a target "
-                   "(default 1; 1000 for mccfr)")
+    p.add_argument("--max-iterations", type=cli.positive_int, default=None,
+                   help="give up on a target after this many (with --target-exploitability only; default: 1000000)")
+    p.add_argument("--eval-every", type=cli.positive_int, help="iterations between exploitability checks "
+                   "(with --target-exploitability only; default 1, 1000 for mccfr)")
     p.add_argument("--checkpoint", type=Path, help="resume from / save solver state to this .npz")
     cli.add_out(p, None, "the average policy, <game>_<algo>.npz with the env's default observations (default: not saved)")
     cli.add_json(p, "the printed figures")
@@ -61,7 +62,18 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
-    return build_parser().parse_args(argv)
+    """Parse ``argv``; options that cannot take effect with the others are an argparse ``error:`` (exit 2)."""
+    p = build_parser()
+    args = p.parse_args(argv)
+    if args.seed is not None and args.algo != "mccfr":
+        p.error(f"argument --seed: only mccfr samples; --algo {args.algo} is deterministic (drop --seed)")
+    if args.target_exploitability is None:
+        for flag, value in (("--max-iterations", args.max_iterations), ("--eval-every", args.eval_every)):
+            if value is not None:
+                p.error(f"argument {flag}: only with --target-exploitability (--iterations runs exactly that many)")
+    args.seed = 0 if args.seed is None else args.seed
+    args.max_iterations = 1_000_000 if args.max_iterations is None else args.max_iterations
+    return args
 
 
 class _FullWidth:
@@ -133,8 +145,11 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     start = time.perf_counter()
     last_save = start
     goal = args.iterations if args.iterations is not None else args.max_iterations
-    bar = _progress(goal, solver.iteration, quiet=args.no_progress or args.json == cli.STDOUT)
     target_mode = args.target_exploitability is not None
+    # With a target the number of iterations is not known in advance: the bar counts them (no total, no ETA)
+    # and shows the exploitability against the target.
+    bar = _progress(None if target_mode else goal, solver.iteration, quiet=args.no_progress or args.json == cli.STDOUT,
+                    desc=f"to {args.target_exploitability:.0e}" if target_mode else None)
     while solver.iteration < goal:
         step = min(eval_every if target_mode else 1000, goal - solver.iteration)
         solver.iterate(step)
@@ -179,18 +194,19 @@ def _save_checkpoint(solver: _FullWidth | _Sampled, path: Path) -> None:
     tmp.replace(path)
 
 
-def _progress(total: int, initial: int, quiet: bool) -> Any:
+def _progress(total: int | None, initial: int, quiet: bool, desc: str | None = None) -> Any:
+    """A tqdm bar of iterations on stderr (``total`` None: a counter without ETA); None when quiet or without tqdm."""
     if quiet:
         return None
     try:
         from tqdm import tqdm
     except ImportError:
         return None
-    return tqdm(total=total, initial=initial, unit="it", file=sys.stderr, leave=False)
+    return tqdm(total=total, initial=initial, unit="it", desc=desc, file=sys.stderr, leave=False)
 
 
 def main(argv: list[str] | None = None) -> None:
-    args = build_parser().parse_args(argv)
+    args = parse_args(argv)
     out = run(args)
     if cli.emit_json(out, args.json):
         return

@@ -1,10 +1,10 @@
 """Run one of the thesis' experiments and update the clustering results page.
 
-    python -m agent_zoo.clustering functions|pluribus [--quick] [--seed 0] [--threads 1] [--out docs/results]
-    python -m agent_zoo.clustering agents|prospect|study [--quick] [--seeds 0 1 2] [--threads 1] [--out docs/results]
+    python -m agent_zoo.clustering functions|pluribus [--quick] [--seed 0] [--threads 1] [--out out]
+    python -m agent_zoo.clustering agents|prospect|study [--quick] [--seeds 0 1 2] [--threads 1] [--out out]
     python -m agent_zoo.clustering study --full [--experiments agents-full agents-thesis] [--seeds 0 1 2]
 
-The page goes to ``OUT/clustering.md``; its sections, figures and the per-seed JSON results of agents,
+The page goes to ``OUT/clustering.md`` (``--out docs/results`` updates the project's results page); its sections, figures and the per-seed JSON results of agents,
 prospect and study to ``OUT/clustering/`` (a rerun reads those seeds back); the play logs and trained cluster
 agents to ``--cache`` (a second run resumes from them).
 """
@@ -30,7 +30,7 @@ def build_parser() -> argparse.ArgumentParser:
                         help="study only: which of agents-full, agents-thesis, prospect, prospect-hands (default: all)")
     cli.add_seed(parser)
     cli.add_threads(parser)
-    cli.add_out(parser, "docs/results", "the results page clustering.md, its sections and figures")
+    cli.add_out(parser, "out", "the results page clustering.md, its sections and figures")
     parser.add_argument("--cache", metavar="DIR", default="runs/clustering", help="folder for the play logs and trained cluster agents")
     parser.add_argument("--data", type=Path, default=None,
                         help="pluribus only: folder of the Pluribus .phh files (default: ../shared/data/phh/pluribus beside the repository)")

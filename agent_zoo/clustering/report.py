@@ -2,7 +2,8 @@
 
 Each experiment writes its own section to ``<results>/clustering/<name>.md``; ``write_page``
 joins the sections that exist into ``<results>/clustering.md`` (so experiments run separately).
-``<results>`` is ``docs/results`` unless :func:`configure` (the CLI's ``--out``) says otherwise.
+``<results>`` is ``out`` unless :func:`configure` (the CLI's ``--out``) says otherwise; the committed page is
+regenerated with ``--out docs/results``.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from pathlib import Path
 
 import numpy as np
 
-RESULTS = Path("docs/results")  # the results page goes here; figures and sections in RESULTS / "clustering"
+RESULTS = Path("out")  # the results page goes here; figures and sections in RESULTS / "clustering"
 FIGURES = RESULTS / "clustering"
 CACHE = Path("runs/clustering")  # logs and trained cluster agents, so an interrupted run resumes
 PROGRESS = True  # whether the experiments show progress bars

@@ -30,6 +30,7 @@ def build_parser() -> argparse.ArgumentParser:
     cli.add_seed(p, 0, "the deals, the agent's draws and LBR's rollouts")
     cli.add_env_config(p)
     p.add_argument("--rollouts", type=cli.positive_int, default=LBRConfig.rollouts, help="boards sampled for LBR's equity pre-flop and on the flop")
+    cli.add_threads(p)
     cli.add_json(p, "the summary (lbr, ci95, hands, ...)")
     cli.add_progress(p)
     return p
@@ -41,6 +42,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     if args.hands < 2:
         p.error("--hands must be >= 2 (one hand per seat at least)")
     args.env_config = cli.env_config(p, args.env_config)
+    cli.limit_threads(args.threads)  # before an agent (sb3:, cnn:, rnad:, cluster:) loads torch
     return args
 
 
@@ -73,8 +75,8 @@ def main(argv: list[str] | None = None) -> None:
     args = parse_args(argv)
     try:
         out = run(args)
-    except ValueError as exc:
-        raise SystemExit(f"python -m agent_zoo.lbr: {exc}") from None
+    except (TypeError, ValueError) as exc:
+        build_parser().exit(2, f"python -m agent_zoo.lbr: error: {exc}\n")
     if cli.emit_json(out, args.json):
         return
     extra = f" ({out['mbb_per_hand']:.0f} +- {out['mbb_ci95']:.0f} mbb/hand)" if "mbb_per_hand" in out else ""

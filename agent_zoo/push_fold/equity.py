@@ -43,7 +43,7 @@ def load_equity(path: Path | str = DATA_PATH) -> EquityTable:
     """Load the table once per process (cached)."""
     path = Path(path)
     if not path.exists():
-        raise FileNotFoundError(f"equity table {path} is missing: build it with python -m agent_zoo.push_fold.make_equity")
+        raise FileNotFoundError(f"equity table {path} is missing: build it with python -m agent_zoo.push_fold.make_equity --out {path.parent}")
     with np.load(path, allow_pickle=False) as data:
         counts = data["pair_counts"].astype(np.float64)
         boards = float(data["boards_per_pair"])

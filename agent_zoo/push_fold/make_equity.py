@@ -10,7 +10,8 @@ evaluator and ranked; cumulative counts per class give, for every pair of classe
 
     python -m agent_zoo.push_fold.make_equity [--out DIR] [--work-dir DIR] [--chunk 2000]
 
-The run is split into chunks saved in ``--work-dir`` so an interrupted run resumes where it stopped.
+The table goes to ``out/preflop_equity.npz`` unless ``--out`` says otherwise (the package's own copy is
+rebuilt with ``--out agent_zoo/data`` from the repository root). The run is split into chunks saved in ``--work-dir`` so an interrupted run resumes where it stopped.
 """
 
 from __future__ import annotations
@@ -27,7 +28,8 @@ import numpy as np
 from agent_zoo.push_fold.hands import NUM_CLASSES, class_names, combos
 
 BOARDS_PER_PAIR = 1_712_304  # C(48, 5): boards that avoid both hands of a pair
-DEFAULT_OUT = Path(__file__).resolve().parent.parent / "data" / "preflop_equity.npz"
+PACKAGE_TABLE = Path(__file__).resolve().parent.parent / "data" / "preflop_equity.npz"  # the copy the package loads
+DEFAULT_OUT = Path("out") / PACKAGE_TABLE.name  # where a run writes unless --out says otherwise
 Evaluator = Callable[[np.ndarray], np.ndarray]
 
 
@@ -251,10 +253,10 @@ def build_parser() -> argparse.ArgumentParser:
     from agent_zoo import cli
 
     parser = cli.parser("push_fold.make_equity", __doc__)
-    cli.add_out(parser, str(DEFAULT_OUT.parent), f"the table, {DEFAULT_OUT.name} (the default is the package data)")
+    cli.add_out(parser, str(DEFAULT_OUT.parent), f"the table, {DEFAULT_OUT.name} (agent_zoo/data: the package's own copy)")
     parser.add_argument("--work-dir", type=Path, default=Path("build/equity_chunks"), help="resumable chunks")
-    parser.add_argument("--chunk", type=int, default=2000, help="canonical boards per saved chunk")
-    parser.add_argument("--batch", type=int, default=16, help="boards evaluated together")
+    parser.add_argument("--chunk", type=cli.positive_int, default=2000, help="canonical boards per saved chunk")
+    parser.add_argument("--batch", type=cli.positive_int, default=16, help="boards evaluated together")
     parser.add_argument("--shard", default="0/1", help="I/K: this process takes chunks c with c %% K == I")
     return parser
 
@@ -264,8 +266,6 @@ def main(argv: list[str] | None = None) -> None:
 
     parser = build_parser()
     args = parser.parse_args(argv)
-    if args.chunk < 1 or args.batch < 1:
-        parser.error("--chunk and --batch must be positive")
     try:
         shard = tuple(int(x) for x in args.shard.split("/"))
         if len(shard) != 2 or not 0 <= shard[0] < shard[1]:

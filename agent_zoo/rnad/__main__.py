@@ -15,21 +15,21 @@ def build_parser() -> argparse.ArgumentParser:
     parser = cli.parser("rnad", "R-NaD / two-stage averaging on Leduc")
     sub = cli.subparsers(parser)
     tr = sub.add_parser("train", help="one run; prints final exploitability, nash_conv, seconds")
-    tr.add_argument("--steps", type=int, required=True, help="learner steps")
+    tr.add_argument("--steps", type=cli.positive_int, required=True, help="learner steps")
     tr.add_argument("--variant", choices=sorted(VARIANTS), default="rnad", help="which averaging / regularisation")
     cli.add_seed(tr)
     cli.add_json(tr, "the final figures")
     cli.add_out(tr, None, "the log CSV, checkpoint and the policy .npz (default: nothing written)")
     ex = sub.add_parser("experiment", help="a figure's variants x seeds 0,1,2; CSV, summary JSON and PNG")
     ex.add_argument("--figure", type=int, choices=(1, 3, 4, 5), required=True, help="which figure of the paper")
-    ex.add_argument("--steps", type=int, default=20_000, help="learner steps per run")
-    cli.add_out(ex, "docs/results/rnad", "the CSV logs, checkpoints, summary JSON and PNG")
+    ex.add_argument("--steps", type=cli.positive_int, default=20_000, help="learner steps per run")
+    cli.add_out(ex, "out/rnad", "the CSV logs, checkpoints, summary JSON and PNG")
     cli.add_workers(ex, what=" (each trains its share of the runs together)")
     ex.add_argument("--checkpoint-every", type=cli.positive_int, default=5000,
                     help="learner steps between checkpoints (an interrupted run resumes from the last one)")
     su = sub.add_parser("summary", help="a finished log read at shorter budgets T (final and last fifth taken up to T)")
     su.add_argument("csv", nargs="+", help="experiment CSV log(s) of one figure")
-    su.add_argument("--steps", type=int, nargs="+", default=[], help="budgets T, each at most the logged steps")
+    su.add_argument("--steps", type=cli.positive_int, nargs="+", default=[], help="budgets T, each at most the logged steps")
     su.add_argument("--range", type=int, nargs=3, metavar=("FIRST", "LAST", "EVERY"),
                     help="also: at how many budgets FIRST, FIRST + EVERY, ..., LAST the goal holds (R-NaD vs two-stage EMA)")
     columns = ("exploitability", "pp_exploitability", "target_exploitability", "played_exploitability")
@@ -46,7 +46,7 @@ def build_parser() -> argparse.ArgumentParser:
                     help="named settings (leduc-omd: optimistic chance-weighted sequence-form MMD; --algo must be mmd)")
     ta.add_argument("--set", action="append", default=[], metavar="FIELD=VALUE", help="override a TabularConfig field (repeatable)")
     for p in (tr, ex):
-        p.add_argument("--eval-every", type=int, default=500, help="learner steps between exact evaluations")
+        p.add_argument("--eval-every", type=cli.positive_int, default=500, help="learner steps between exact evaluations")
         cli.add_threads(p)
         cli.add_progress(p)
         p.add_argument("--set", action="append", default=[], metavar="FIELD=VALUE", help="override an RNaDConfig field (repeatable)")
@@ -91,6 +91,14 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     cli.set_threads(args.threads)
     overrides = cli.parse_overrides(parser, args.set, RNaDConfig().to_dict())
+    try:
+        return _train_or_experiment(args, overrides)
+    except (TypeError, ValueError) as exc:  # a configuration the learner refuses: one line, no traceback
+        parser.exit(2, f"{parser.prog}: error: {exc}\n")
+
+
+def _train_or_experiment(args: argparse.Namespace, overrides: dict[str, Any]) -> int:
+    """The ``train`` and ``experiment`` commands."""
     if args.command == "train":
         from agent_zoo.rnad.experiment import train_one
 
