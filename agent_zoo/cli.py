@@ -221,7 +221,10 @@ def sb3_progress(total_timesteps: int, enabled: bool = True) -> Any:
 
     class _Bar(BaseCallback):
         def _on_training_start(self) -> None:
-            self.bar = tqdm(total=total_timesteps, unit="step", file=sys.stderr, leave=False)
+            # on-policy learners (PPO, A2C) run whole rollouts: total_timesteps rounded up to a rollout's multiple
+            rollout = getattr(self.model, "n_steps", 1) * self.training_env.num_envs
+            total = -(-total_timesteps // rollout) * rollout
+            self.bar = tqdm(total=total, unit="step", file=sys.stderr, leave=False)
 
         def _on_step(self) -> bool:
             self.bar.update(self.training_env.num_envs)

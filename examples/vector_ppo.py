@@ -1,7 +1,7 @@
 """MaskablePPO on hundreds of batched tables, timed against the same learner on the single-table Gymnasium env.
 
     python examples/vector_ppo.py                                   # heads-up no-limit, 256 tables, 200k steps
-    python examples/vector_ppo.py --game leduc_holdem --steps 100000
+    python examples/vector_ppo.py --game leduc --steps 100000
     python examples/vector_ppo.py --tables 1024 --n-steps 8
 
 The learner holds one seat per table (rotating each hand) against the random opponent. Phase 1 trains
@@ -22,13 +22,8 @@ import numpy as np
 
 from agent_zoo import cli
 
-GYMNASIUM_IDS = {  # batched game -> the single-table Gymnasium id of the same game
-    "nolimit_holdem": "poker_envs/NoLimitHoldem-v0",
-    "limit_holdem": "poker_envs/LimitHoldem-v0",
-    "leduc_holdem": "poker_envs/LeducHoldem-v0",
-    "kuhn_poker": "poker_envs/KuhnPoker-v0",
-}
-HOLDEM = ("nolimit_holdem", "limit_holdem")
+GAMES = ("nolimit", "limit", "leduc", "kuhn")  # catalog keys (the --game of every tool) of the games trained here
+HOLDEM = ("nolimit", "limit")
 
 
 def progress_callback(total: int, label: str, show: bool) -> Any:
@@ -39,7 +34,9 @@ def progress_callback(total: int, label: str, show: bool) -> Any:
 
     class Progress(BaseCallback):
         def _on_training_start(self) -> None:
-            self.bar = tqdm(total=total, desc=label, unit="step", disable=not show, leave=False)
+            # learn() runs whole rollouts: the steps it takes are ``total`` rounded up to a rollout's multiple
+            rollout = self.model.n_steps * self.training_env.num_envs
+            self.bar = tqdm(total=-(-total // rollout) * rollout, desc=label, unit="step", disable=not show, leave=False)
             self.rollouts: list[tuple[float, int]] = []
 
         def _on_rollout_start(self) -> None:
@@ -82,7 +79,7 @@ def train(env: Any, steps: int, n_steps: int, batch_size: int, seed: int, label:
 
 def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     parser = cli.parser("examples/vector_ppo.py", __doc__.split("\n\n")[0])
-    parser.add_argument("--game", default="nolimit_holdem", choices=sorted(GYMNASIUM_IDS), help="which game")
+    parser.add_argument("--game", default="nolimit", choices=GAMES, help="which game")
     parser.add_argument("--tables", type=int, default=256, help="batched tables (SB3 sub-environments)")
     parser.add_argument("--steps", type=int, default=200_000, help="learner decisions to train on the batched tables")
     parser.add_argument("--n-steps", type=int, default=16, help="decisions per table per PPO rollout")
@@ -102,6 +99,7 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     from stable_baselines3.common.vec_env import DummyVecEnv
 
     import poker_envs  # noqa: F401  (registers the poker_envs/... Gymnasium ids)
+    from poker_envs import catalog
     from wrappers.vector_env import VectorSingleAgentEnv
     from wrappers.vector_sb3 import SB3VectorEnv
 
@@ -114,7 +112,8 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     vec_env = SB3VectorEnv(VectorSingleAgentEnv(args.game, args.tables, seat="rotate", seed=args.seed, **config))
     batched = train(vec_env, args.steps, args.n_steps, batch_size, args.seed, f"{args.tables} tables", show)
 
-    single_env = DummyVecEnv([lambda: gymnasium.make(GYMNASIUM_IDS[args.game], opponent="random", seat="rotate", **config)])
+    gymnasium_id = catalog.game(args.game).gymnasium_id
+    single_env = DummyVecEnv([lambda: gymnasium.make(gymnasium_id, opponent="random", seat="rotate", **config)])
     single_steps = args.single_steps or rollout
     single = train(single_env, single_steps, rollout, batch_size, args.seed, "1 table", show)
 

@@ -1,6 +1,6 @@
 """A batched game's single-agent view (``VectorSingleAgentEnv``) as a Stable-Baselines3 ``VecEnv``.
 
-``MaskablePPO("MlpPolicy", SB3VectorEnv(VectorSingleAgentEnv("leduc_holdem", 256)))`` trains on 256
+``MaskablePPO("MlpPolicy", SB3VectorEnv(VectorSingleAgentEnv("leduc", 256)))`` trains on 256
 tables stepped together; sb3-contrib finds the masks through ``env_method("action_masks")``.
 SB3's per-env conventions are kept: ``seed(s)`` seeds the next ``reset``, ``infos`` is a list of
 dicts (with ``action_mask`` and ``seat``, plus the skipped-hand counts where a hand was skipped).
