@@ -430,7 +430,11 @@ class FastAssertOutOfBoundsWrapper(_OneHop, wrappers.AssertOutOfBoundsWrapper):
                 wrappers.BaseWrapper.step(self, action)  # in bounds: what AssertOutOfBoundsWrapper does next
                 return
         if isinstance(raw, PokerAECEnv):
-            raw.check_action(action)  # clear errors for wrong types and steps after the end, before the asserts
+            a = raw.check_action(action)  # clear errors for wrong types and steps after the end, before the asserts
+            space = self.action_space(raw.agent_selection)
+            if a is not None and not space.contains(a):  # one line naming the action, not PettingZoo's bare assert
+                raise ValueError(f"action {a} is outside {raw.agent_selection}'s action space {space}; action ids are "
+                                 f"0..{int(space.n) - 1} (the legal ones are in the observation's action_mask)")
         super().step(action)
 
 

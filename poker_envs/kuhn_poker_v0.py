@@ -27,7 +27,10 @@ def available_encoders() -> dict[str, type[Encoder]]:
 class raw_env(PokerAECEnv):
     metadata = {"name": "kuhn_poker_v0", "render_modes": ["ansi", "human"], "is_parallelizable": False}
 
-    def __init__(self, obs_encoder: EncoderSpec = "default", render_mode: str | None = None) -> None:
+    def __init__(self, obs_encoder: EncoderSpec = "default", render_mode: str | None = None, num_players: int = 2) -> None:
+        """``num_players`` is accepted for a uniform signature; Kuhn poker is played by exactly 2."""
+        if isinstance(num_players, bool) or num_players != 2:
+            raise ValueError(f"num_players: Kuhn poker is played by exactly 2 players, got {num_players!r}")
         game = KuhnGame()
         super().__init__(game, resolve_encoder(obs_encoder, game, available_encoders()), render_kuhn, render_mode)
 

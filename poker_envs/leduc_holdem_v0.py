@@ -28,7 +28,10 @@ def available_encoders() -> dict[str, type[Encoder]]:
 class raw_env(PokerAECEnv):
     metadata = {"name": "leduc_holdem_v0", "render_modes": ["ansi", "human"], "is_parallelizable": False}
 
-    def __init__(self, obs_encoder: EncoderSpec = "default", render_mode: str | None = None) -> None:
+    def __init__(self, obs_encoder: EncoderSpec = "default", render_mode: str | None = None, num_players: int = 2) -> None:
+        """``num_players`` is accepted for a uniform signature; Leduc hold'em is played by exactly 2."""
+        if isinstance(num_players, bool) or num_players != 2:
+            raise ValueError(f"num_players: Leduc hold'em is played by exactly 2 players, got {num_players!r}")
         game = LeducGame()
         super().__init__(game, resolve_encoder(obs_encoder, game, available_encoders()), render_leduc, render_mode)
 

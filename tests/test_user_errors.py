@@ -1,0 +1,91 @@
+"""What a user gets wrong gets one line naming the argument and what is allowed: never a traceback, never the wrong
+flag; an option that cannot take effect is refused; help is plain text; outputs default under ``out/``."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+
+import pytest
+
+from poker_envs import catalog
+
+TOOLS_ERRORS = [  # (module, argv, what the error line must say)
+    ("agent_zoo.rnad.__main__", ["train", "--steps", "0"], "argument --steps: must be >= 1"),
+    ("agent_zoo.rnad.__main__", ["train", "--steps", "2", "--set", "eta=-1"], "eta must be >= 0"),
+    ("agent_zoo.tournament", ["--game", "nolimit", "--players", "11", "--agents", "random", "fold"],
+     "argument --players: nolimit seats 2 to 10, got 11"),
+    ("agent_zoo.tournament", ["--game", "leduc", "--players", "3", "--agents", "random", "fold"],
+     "argument --players: leduc is played by exactly 2, got 3"),
+    ("agent_zoo.tournament", ["--game", "leduc", "--agents", "random", "fold", "--env-config", "num_players=3"],
+     "--env-config: players must be exactly 2 for leduc"),
+    ("agent_zoo.cfr.__main__", ["--game", "kuhn", "--iterations", "5", "--seed", "3"], "argument --seed: only mccfr"),
+    ("agent_zoo.cfr.__main__", ["--game", "kuhn", "--iterations", "5", "--max-iterations", "9"],
+     "argument --max-iterations: only with --target-exploitability"),
+    ("agent_zoo.cfr.__main__", ["--game", "kuhn", "--iterations", "5", "--eval-every", "9"],
+     "argument --eval-every: only with --target-exploitability"),
+    ("agent_zoo.lbr.__main__", ["--game", "leduc", "--agent", "nobody", "--hands", "2"], "unknown agent 'nobody'"),
+    ("agent_zoo.play", ["--game", "leduc", "--opponents", "random"], "argument --game: invalid choice: 'leduc'"),
+]
+
+
+@pytest.mark.parametrize("module, argv, message", TOOLS_ERRORS, ids=lambda v: " ".join(v) if isinstance(v, list) else None)
+def test_cli_errors_are_one_line_naming_the_argument(module: str, argv: list[str], message: str,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exc:
+        importlib.import_module(module).main(argv)
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert "Traceback" not in err
+    last = err.strip().splitlines()[-1]
+    assert last.startswith("python -m agent_zoo.") and " error: " in last and message in last, err
+
+
+@pytest.mark.parametrize("key", catalog.keys())
+def test_an_action_outside_the_space_is_a_clear_value_error(key: str) -> None:
+    """``env().step(99)``: a ValueError naming the action and the ids there are (not PettingZoo's bare assert)."""
+    env = importlib.import_module(catalog.game(key).module_path).env()
+    env.reset(seed=0)
+    n = env.action_space(env.agent_selection).n
+    for bad in (n, 99, -1):
+        with pytest.raises(ValueError, match=rf"action {bad} is outside .* action ids are 0..{n - 1}"):
+            env.step(bad)
+
+
+@pytest.mark.parametrize("key", [g.key for g in catalog.GAMES if g.players == (2, 2)])
+def test_two_player_games_refuse_other_table_sizes_by_name(key: str) -> None:
+    module = importlib.import_module(catalog.game(key).module_path)
+    module.env(num_players=2).reset(seed=0)  # the uniform keyword, at the one size there is
+    with pytest.raises(ValueError, match=r"num_players: .* is played by exactly 2 players, got 3"):
+        module.env(num_players=3)
+
+
+def _tool_parsers() -> list[tuple[str, argparse.ArgumentParser]]:
+    from test_cli import TOOLS, parsers
+
+    found = []
+    for tool, module in sorted(TOOLS.items()):
+        for words, p in parsers(importlib.import_module(module).build_parser()):
+            found.append((f"{tool} {words}".strip(), p))
+    return found
+
+
+def test_help_is_plain_text_and_games_are_catalog_keys() -> None:
+    """No reStructuredText double backticks in any help; every --game offers catalog keys only."""
+    for name, p in _tool_parsers():
+        text = p.format_help()
+        assert "``" not in text, f"{name}: {text[text.index('``') - 40:][:80]!r}"
+        for action in p._actions:
+            if "--game" in action.option_strings and action.choices is not None:
+                assert set(action.choices) <= set(catalog.keys()), (name, action.choices)
+
+
+def test_outputs_default_under_out() -> None:
+    """A tool writes where its --out says; with no --out, nothing (None) or a folder under out/."""
+    for name, p in _tool_parsers():
+        for action in p._actions:
+            if "--out" in action.option_strings and action.default is not None:
+                assert str(action.default).split("/")[0] == "out", (name, action.default)
+    from agent_zoo.clustering import report
+
+    assert str(report.RESULTS) == "out"
