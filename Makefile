@@ -2,21 +2,36 @@
 PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV := .venv
 PY := $(VENV)/bin/python
+PIP := $(PY) -m pip install --quiet --disable-pip-version-check
 
-.PHONY: setup demo test bench docs clean
+.PHONY: setup setup-demo demo test bench docs clean
 
+# Two stamps: the demo needs the zoo extra only (torch, Stable-Baselines3, matplotlib, ...); the tests, the
+# docs and the benchmarks need every extra (reference peers, JAX, Ray, RLlib, MkDocs). `make test` after
+# `make demo` adds what is missing to the same .venv.
 setup: $(VENV)/.installed
+setup-demo: $(VENV)/.demo-installed
+
+$(VENV)/bin/python:
+	@echo "make: creating $(VENV) with $(PYTHON)"
+	$(PYTHON) -m venv $(VENV)
 
 # torch is pinned first: on this project's machines a CPU build of 2.13.0 is on disk, while an
 # unpinned torch would pull a multi-GB CUDA build.
-$(VENV)/.installed: pyproject.toml
-	$(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet torch==2.13.0
-	$(PY) -m pip install --quiet -e ".[zoo,jax,test,bench,ray,rllib,rl,docs]"
+$(VENV)/.demo-installed: pyproject.toml | $(VENV)/bin/python
+	@echo "make: installing torch 2.13.0 (CPU) and poker-envs with the [zoo] extra into $(VENV) (the demo's needs)"
+	$(PIP) torch==2.13.0
+	$(PIP) -e ".[zoo]"
 	touch $@
 
-demo: setup
+$(VENV)/.installed: pyproject.toml | $(VENV)/bin/python
+	@echo "make: installing torch 2.13.0 (CPU) and poker-envs with every extra into $(VENV) (tests, docs, benchmarks: a few minutes)"
+	$(PIP) torch==2.13.0
+	$(PIP) -e ".[zoo,jax,test,bench,ray,rllib,rl,docs]"
+	touch $@ $(VENV)/.demo-installed
+
+demo: setup-demo
+	@echo "make: running the showcase (python -m agent_zoo.showcase): tournaments on every game, then the push/fold chart"
 	$(PY) -m agent_zoo.showcase
 
 test: setup
