@@ -1,5 +1,5 @@
 """Bad input gets a clear error that names the argument (or the action) and what is allowed; nothing is
-coerced in silence (issue 13, section 7). Also the positive side: card strings work wherever a card does."""
+coerced in silence. Also the positive side: card strings work wherever a card does."""
 
 from __future__ import annotations
 

@@ -167,6 +167,35 @@ def test_no_internal_source_file_names_in_the_tree() -> None:
     assert offenders == []
 
 
+# Internal work items a package user never sees: tickets, work sessions, who shared the machine.
+INTERNAL_WORK_ITEM = re.compile(
+    r"\b[Ii]ssues? #?\d|\b[Ss]ession \d|\b[Ss]essions \d+ (and|to|-) \d|\bengineers\b|\bthe lead\b|\b[Tt]he issue'?s?\b")
+
+
+def test_no_internal_work_items_in_the_tree() -> None:
+    """Docs, docstrings and tests speak to a reader of the package: dates, commits, protocols, not the project's
+    internal tickets or work sessions."""
+    files = subprocess.run(["git", "ls-files", "--cached", "--others", "--exclude-standard"], cwd=ROOT,
+                           capture_output=True, text=True, check=True).stdout.split()  # fmt: skip
+    offenders = []
+    for name in files:
+        path = ROOT / name
+        if path.suffix not in (".py", ".md") or not path.is_file() or name == "tests/test_docs.py":
+            continue
+        for number, line in enumerate(path.read_text(errors="replace").splitlines(), 1):
+            if INTERNAL_WORK_ITEM.search(line):
+                offenders.append(f"{name}:{number}: {line.strip()[:100]}")
+    assert offenders == []
+
+
+def test_the_work_item_scan_would_see_them() -> None:
+    for text in ("(issue #17)", "before issue 13", "session 5, 2026-11-24", "sessions 1 and 2", "eight engineers",
+                 "run by the lead", "The issue's goal"):
+        assert INTERNAL_WORK_ITEM.search(text), text
+    for text in ("hands_per_episode sessions", "a session of 3 hands", "2026-11-24, commit f881764"):
+        assert not INTERNAL_WORK_ITEM.search(text), text
+
+
 def test_the_scan_would_see_a_file_name() -> None:
     assert SOURCE_FILE_NAME.search("see 003_2df18b6d102d04b2.txt, eq. 3")
     assert SOURCE_FILE_NAME.search("../shared/seeds/README.md")

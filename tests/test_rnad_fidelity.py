@@ -111,7 +111,7 @@ def test_shared_init_copies_one_draw_into_every_parameter_set() -> None:
     assert not torch.equal(other.net.weights[0], other.target.weights[0])
 
 
-# Measured with the code before issue #18 (linear last torso layer, all-slots centring): full network,
+# Measured with the code before commit f881764 (2026-11-24) (linear last torso layer, all-slots centring): full network,
 # 200 learner steps, reg-policy exploitability. The legacy flags must give them again: bit for bit on the
 # machine they were measured on, and to float32 round-off on another CPU (measured 2026-11-24 on another
 # host: relative differences 3e-10 to 2.4e-9 after 200 steps). rel 1e-6 is far above that round-off and

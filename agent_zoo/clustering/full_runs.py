@@ -1,4 +1,4 @@
-"""Sections 2 and 3 of the results page (the thesis' 5.2 and 5.3) at full scale, one run per seed (issue #17).
+"""Sections 2 and 3 of the results page (the thesis' 5.2 and 5.3) at full scale, one run per seed.
 
 Each seed plays (or reads back) its logs, splits every log at random into 75% that the learners cluster and
 train on and 25% that no learner sees, clusters, and scores every log on both parts: "in-sample" (the

@@ -46,7 +46,7 @@ from agent_zoo.clustering.study_design import (
 )
 from agent_zoo.clustering.study_report import STUDY_TITLE, write_study
 
-FULL_TITLE = "The study at full scale (issue #17, item 3: the agent pool at 20,000 hands)"
+FULL_TITLE = "The study at full scale (the agent pool at 20,000 hands)"
 
 
 def _pool(experiment: str) -> tuple[list[Any], list[str]]:

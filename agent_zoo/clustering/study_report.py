@@ -125,7 +125,7 @@ Table 5.11 (the thesis' learner 1 against ours of cluster 1; "-" where a seed ha
 """
 
 
-STUDY_TITLE = "Three seeds: held-out accuracy, the agent pool, stability, prospect sessions (issue #17)"
+STUDY_TITLE = "Three seeds: held-out accuracy, the agent pool, stability, prospect sessions"
 
 
 def write_study(runs: Runs, scale: StudyScale, section: str = "study", title: str = STUDY_TITLE, flags: str = "") -> str:

@@ -12,7 +12,7 @@ whether its random player is uniform over action ids or over action kinds, so ev
    seatings), mean big blinds per hand of the heuristic and the 95% half-width over deals.
 3. ``independent``: the same pair on independent deals, seats alternating (the document does not say it
    used duplicate deals); its per-hand standard deviation gives the 95% half-width Table 3's +6.82 had at
-   100,000 independent hands, ``1.96 * sd / sqrt(100000)``: the interval the issue asks to land in.
+   100,000 independent hands, ``1.96 * sd / sqrt(100000)``: the interval a calibrated baseline must land in.
 
 ``fold_free_rows``: the same pairs on a table whose rules let a player fold when checking is free (the
 heuristic then folds its 10% "always", as the document's shares read literally). The environments do not

@@ -115,7 +115,7 @@ class RNaDConfig:
         return config_from_dict(cls, data)
 
 
-# This project's behaviour before it followed OpenSpiel's final version (issue #18): linear last torso
+# This project's behaviour before it followed OpenSpiel's final version: linear last torso
 # layer and NeuRD logits centred over all action slots. ``--set`` these to reproduce the earlier results.
 LEGACY_FIDELITY: dict[str, Any] = {"torso_activate_final": False, "neurd_centre_legal": False}
 

@@ -287,7 +287,7 @@ def summarize(
 ) -> dict[str, Any]:
     """Per variant and seed, as if training had stopped at ``steps``: the exploitability (``column`` of the
     log) at the last logged step <= ``steps`` and its std and mean over the last fifth (steps >= 0.8 T);
-    then the issue's goal per seed against R-NaD. ``rows`` may be ``curves(...)`` already."""
+    then the goal per seed against R-NaD. ``rows`` may be ``curves(...)`` already."""
     data = rows if isinstance(rows, dict) else curves(rows, column)
     out: dict[str, Any] = {"variants": {}}
     for v in variants:
@@ -303,7 +303,7 @@ def summarize(
     for v, d in out["variants"].items():
         if base is None or v == "rnad" or set(d["seeds"]) != set(base["seeds"]):
             continue
-        # The issue's goal, per seed: final below R-NaD's final, last-fifth std at most half of R-NaD's.
+        # The goal, per seed: final below R-NaD's final, last-fifth std at most half of R-NaD's.
         d["vs_rnad"] = {
             str(seed): {
                 "final_below": bool(x["final"] < base["seeds"][seed]["final"]),
@@ -315,7 +315,7 @@ def summarize(
 
 
 def goal_met(summary: dict[str, Any], variant: str = "two-stage-ema") -> tuple[bool, bool]:
-    """The issue's goal for ``variant``: (final below R-NaD's in every seed, last-fifth std <= half in every seed)."""
+    """The goal for ``variant``: (final below R-NaD's in every seed, last-fifth std <= half in every seed)."""
     vs = summary["variants"][variant]["vs_rnad"].values()
     return all(d["final_below"] for d in vs), all(d["std_ratio"] <= 0.5 for d in vs)
 

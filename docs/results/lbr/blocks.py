@@ -69,7 +69,7 @@ CASES = [
     *(Case(f"nl50 cnn small seed {s} gen {g}, full candidates", f"cnn-full:{CNN_RUNS / f'small_s{s}' / f'gen_{g}.pt'}",
            NL50_CNN, blocks=20 if (s, g) == (0, 2) else 0, hands=CNN_BLOCK, blocks2=100)
       for g in (1, 2, 3) for s in range(3)),
-    # Added on 2026-11-24 at 05:12 UTC (session 5), before any LBR hand against them: the `paper` recipe's
+    # Added on 2026-11-24 at 05:12 UTC, before any LBR hand against them: the `paper` recipe's
     # generations (python -m agent_zoo.cnn train --preset paper), with the recipe's own candidate set (every
     # legal chip amount); 500 hands first (blocks), then up to 1,000 (blocks2) as time allows.
     *(Case(f"nl50 cnn paper gen {g}, full candidates", f"cnn-full:{CNN_RUNS / 'paper' / f'gen_{g}.pt'}",
