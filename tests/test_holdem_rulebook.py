@@ -130,6 +130,36 @@ def test_odd_chips_pooled_option_is_pokerkits_split() -> None:
     assert s.winnings == [8, 10, 10, 0]
 
 
+@pytest.mark.parametrize("odd_chips", ["per_pot", "pooled"])
+@pytest.mark.parametrize("ante, folder, expected", [
+    # Ante 1: 3 antes + 4 + 4 + the big blind's 2 = 13 between seats 0 and 2 (the button): 6 each, the odd chip to
+    # seat 0, the first winner left of the button; the button, though it is a winner, does not get it.
+    (1, 1, [7, 0, 6]),
+    # No ante: 1 + 4 + 4 = 9 between seats 1 and 2 (the button): seat 0 folded, so the chip goes on round to seat 1.
+    (0, 0, [0, 5, 4]),
+])
+def test_the_odd_chip_goes_left_of_the_button_when_the_button_wins_too(odd_chips: str, ante: int, folder: int,
+                                                                        expected: list[int]) -> None:
+    """Three seats, button seat 2 raises to 4 and stays to a showdown that ties (royal flush on the board): a rule
+    that gave the odd chip to the button, or to seat 0 whatever the winners, fails one of these."""
+    s = start(3, 2, (100, 100, 100), ante=ante, odd_chips=odd_chips)
+    caller = 1 - folder  # the blind that calls (seat 0 small blind, seat 1 big blind)
+    play(s, (2, (RAISE, 4)), *[(seat, FOLD if seat == folder else CALL) for seat in (0, 1)])
+    play(s, *[(seat, CHECK) for _ in range(3) for seat in sorted((caller, 2), key=lambda k: (k - 2 - 1) % 3)])
+    assert s.current_player() == TERMINAL
+    assert s.winnings == expected and sum(s.winnings) == sum(s.contributed)
+
+
+@pytest.mark.parametrize("odd_chips", ["per_pot", "pooled"])
+def test_the_odd_chip_follows_the_button_not_the_seat_numbers(odd_chips: str) -> None:
+    """Button seat 1 folds; ante 1: 3 antes + 2 + 2 = 7 between seats 2 (small blind) and 0 (big blind). The first
+    winner left of the button is seat 2, so it gets the odd chip; a rule that counted from seat 0 would pay seat 0."""
+    s = start(3, 1, (100, 100, 100), ante=1, odd_chips=odd_chips)
+    play(s, (1, FOLD), (2, CALL), (0, CHECK))
+    play(s, *[(seat, CHECK) for _ in range(3) for seat in (2, 0)])
+    assert s.current_player() == TERMINAL and s.winnings == [3, 0, 4]
+
+
 # Heads-up limit cap ------------------------------------------------------------------------------------------
 def test_headsup_limit_keeps_the_cap_of_a_bet_and_three_raises() -> None:
     # ACPC heads-up limit (headsup_cap=True, the default): pre-flop the big blind is the bet; after three

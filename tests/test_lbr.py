@@ -150,7 +150,7 @@ def test_heuristic_batch_probabilities_equal_rows_and_draws(bet_sizing: str, siz
 
 
 def test_cnn_probabilities_are_its_greedy_choice() -> None:
-    torch = pytest.importorskip("torch")
+    import torch
     from agent_zoo.cnn.agent import CNNAgent
     from agent_zoo.cnn.network import PokerCNN
 
@@ -179,7 +179,7 @@ def test_preflop_memo_changes_nothing_and_is_reused() -> None:
 
 def test_cnn_range_query_equals_rows_asked_one_by_one() -> None:
     """One batched range query (every holding at a table) == the CNN agent asked per holding."""
-    torch = pytest.importorskip("torch")
+    import torch
     from agent_zoo.cnn.agent import CNNAgent
     from agent_zoo.cnn.network import PokerCNN
     from poker_envs.games.base import CHANCE, play_chance

@@ -76,7 +76,7 @@ def test_tournament_sessions_on_the_vector_engine_equal_the_aec_engine() -> None
 
 def test_cnn_agent_plays_on_the_batched_engine() -> None:
     """The Poker-CNN agent (public state plus the poker_cnn tensors) on both engines: the same hands."""
-    torch = pytest.importorskip("torch")
+    import torch
     from agent_zoo.cnn.agent import CNNAgent
     from agent_zoo.cnn.network import PokerCNN
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from poker_envs.core.settlement import Pot, pots, settle, settle_batch
@@ -175,8 +175,22 @@ def _tables(draw: st.DrawFn) -> tuple:
     return np.array(c), np.array(f), np.array(s), np.array(b)
 
 
+# Hard cases pinned whatever the draw: the odd chip of a tie that includes the button goes to the first winner left
+# of it; a tie in a side pot; three all-ins of different sizes with a folded seat's chips in the main pot.
+HARD_TABLES = [
+    (np.array([[1, 1, 1]]), np.array([[False, False, False]]), np.array([[2, 0, 2]]), np.array([2])),
+    (np.array([[5, 3, 3, 1]]), np.array([[False, False, False, True]]), np.array([[1, 1, 1, 0]]), np.array([0])),
+    (np.array([[9, 5, 2, 4]]), np.array([[False, False, False, True]]), np.array([[0, 3, 3, 3]]), np.array([1])),
+]
+
+
 @settings(max_examples=300, deadline=None)
 @given(_tables(), st.sampled_from(["per_pot", "pooled"]))
+@example(HARD_TABLES[0], "per_pot")
+@example(HARD_TABLES[0], "pooled")
+@example(HARD_TABLES[1], "per_pot")
+@example(HARD_TABLES[1], "pooled")
+@example(HARD_TABLES[2], "per_pot")
 def test_batch_matches_the_reference_and_conserves_chips(table: tuple, rule: str) -> None:
     c, f, s, b = table
     won = settle_batch(c, f, s, b, odd_chips=rule)

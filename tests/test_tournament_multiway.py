@@ -102,7 +102,7 @@ def test_cli_players_outputs_and_clear_errors(capsys, tmp_path):
 
 @pytest.mark.slow
 def test_ray_backend_matches_local_run_at_a_multiway_table():
-    ray = pytest.importorskip("ray")
+    import ray
     kw = dict(hands=30, seed=5, progress=False, block_deals=4, players=3)
     local = run_tournament("limit", ["random", "fold"], **kw)
     try:

@@ -21,7 +21,7 @@ import pytest
 from poker_envs import vector
 from poker_envs.vector.sampling import random_legal_actions
 
-jax = pytest.importorskip("jax")
+import jax
 jnp = jax.numpy
 from jax.experimental import checkify  # noqa: E402
 
