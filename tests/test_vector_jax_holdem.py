@@ -22,6 +22,7 @@ import pytest
 from jax.experimental import checkify
 
 from poker_envs import nolimit_holdem_v0, vector
+from poker_envs.vector import _jax_holdem as j
 from poker_envs.vector import functional
 from poker_envs.vector.base import VectorStep
 from test_vector_holdem import play, random_actions, random_config, replay_core
@@ -59,9 +60,10 @@ def replay_all(game: str, cfg: dict[str, Any], num_envs: int, seed: int, hands: 
     return num_envs * hands
 
 
-def compare_first_hands(game: str, cfg: dict[str, Any], num_envs: int, seed: int) -> int:
+def compare_first_hands(game: str, cfg: dict[str, Any], num_envs: int, seed: int, seen: Counter | None = None) -> int:
     """Both backends dealt the same decks and buttons, stepped with the same random legal actions until every
-    table's first hand ended: every output of every table in its first hand equal (floats to 1e-6)."""
+    table's first hand ended: every output of every table in its first hand equal (floats to 1e-6; the public
+    state, with ``public=True`` in ``cfg``, exactly, its decisions and pass turns counted in ``seen``)."""
     a = vector.make(game, num_envs=num_envs, seed=seed, **cfg)
     b = vector.make(game, num_envs=num_envs, seed=seed, backend="jax", **cfg)
     rng = np.random.default_rng(seed + 1)
@@ -74,6 +76,11 @@ def compare_first_hands(game: str, cfg: dict[str, Any], num_envs: int, seed: int
         np.testing.assert_allclose(out_a.observation[first], np.asarray(out_b.observation)[first], rtol=TOL, atol=TOL)
         np.testing.assert_array_equal(out_a.action_mask[first], np.asarray(out_b.action_mask)[first])
         np.testing.assert_array_equal(out_a.current_player[first], np.asarray(out_b.current_player)[first])
+        if out_a.public is not None or out_b.public is not None:
+            np.testing.assert_array_equal(out_a.public[first], np.asarray(out_b.public)[first])
+            if seen is not None:
+                seen["public decisions"] += int(first.sum())
+                seen["pass turns"] += int((out_a.public[first, 7] == -1).sum())  # actor -1
         if not first.any():
             return num_envs
         actions = random_actions(out_a.action_mask, rng, 2.0)
@@ -113,6 +120,35 @@ def test_omaha_and_potlimit_first_hands(game: str, hole: int) -> None:
     replay_all(game, dict(random_config(rng, "potlimit", max_players), **extra), 400, 2, 1, seen, raise_weight=2.0)
     assert seen["pot-limit maximum"] >= 5 and seen["side pot"] >= 5, seen
     assert game != "omaha" or seen["omaha rule decides"] >= 3, seen
+
+
+def test_public_state_matches_the_numpy_engine() -> None:
+    """``public=True``: the JAX ``VectorStep.public`` equal to the numpy engine's (bound to the AEC env's
+    ``observation["public"]`` by ``test_vector_sessions``). The JAX engine itself at every decision of the first
+    hands of pot-limit Omaha (random seats, stacks, antes); its public kernel, fed the numpy engine's own tables,
+    over 300 steps each of no-limit (2-10 seats, random sizings, short stacks and antes), pot-limit Omaha and
+    hands the forced bets decide (pass turns, ``actor`` -1)."""
+    rng = np.random.default_rng(412)
+    seen: Counter = Counter()
+    assert compare_first_hands("omaha", dict(random_config(rng, "potlimit", 8), public=True), 300, 0, seen) == 300
+    assert seen["public decisions"] >= 1_000, seen
+    forced = dict(num_players=3, small_blind=1, big_blind=2, starting_stack=[1, 2, 50], ante=1)
+    runs = [("nolimit_holdem", random_config(rng, "nolimit")) for _ in range(4)]
+    runs += [("omaha", random_config(rng, "potlimit", 8)), ("nolimit_holdem", forced)]
+    for i, (game, cfg) in enumerate(runs):
+        venv = vector.make(game, 64, seed=i, public=True, **cfg)
+        out, tables, expected = venv.reset(), [], []
+        for _ in range(300):  # the tables of every step, stacked into one batch for the kernel
+            tables.append({name: getattr(venv.tables, name).copy() for name in j.FIELDS})
+            expected.append(out.public)
+            out = venv.step(random_actions(out.action_mask, rng, 2.0))
+        fields = {name: jnp.asarray(np.concatenate([t[name] for t in tables])) for name in j.FIELDS}
+        state = j.HoldemState(**fields, key=jax.random.key(0), illegal=jnp.zeros(64 * 300, bool))
+        got = jax.jit(lambda s, r=venv.rules: j.encode_public(s, r, *j.raise_range(s, r)))(state)
+        np.testing.assert_array_equal(np.concatenate(expected), np.asarray(got), err_msg=f"{game} {cfg}")
+        seen["kernel decisions"] += 64 * 300
+        seen["pass turns"] += int((np.concatenate(expected)[:, 7] == -1).sum())  # actor -1
+    assert seen["pass turns"] >= 20, seen
 
 
 @pytest.mark.slow

@@ -221,12 +221,17 @@ def test_bad_session_arguments_are_refused() -> None:
         venv.reset(options={"deck": 1})
 
 
-def test_jax_backend_refuses_sessions_and_public_by_name() -> None:
+def test_jax_backend_refuses_sessions_by_name_and_takes_public() -> None:
+    """Sessions are numpy's only; ``public=True`` runs in JAX too (equal to numpy's: ``test_vector_jax_holdem``)."""
     import jax  # noqa: F401  (the [jax] extra, installed by make test)
     with pytest.raises(ValueError, match=r"session arguments \['hands_per_episode', 'payouts'\] need backend='numpy'"):
         vector.make("nolimit_holdem", 2, backend="jax", hands_per_episode=4, payouts=[1.0])
-    with pytest.raises(ValueError, match="public=True needs backend='numpy'"):
-        vector.make("limit_holdem", 2, backend="jax", public=True)
+    options = {"buttons": np.array([0, 1]), "decks": np.arange(18).reshape(2, 9)}
+    a = vector.make("limit_holdem", 2, seed=0, public=True).reset(options=options)
+    b = vector.make("limit_holdem", 2, seed=0, backend="jax", public=True).reset(options=options)
+    assert b.public.shape == (2, 14 + 6 * 2)
+    np.testing.assert_array_equal(a.public, np.asarray(b.public))
+    assert vector.make("limit_holdem", 2, backend="jax").reset(seed=0).public is None
 
 
 def test_seat_deck_deals_the_seats_in_play_as_the_aec_env() -> None:

@@ -360,3 +360,28 @@ def encode_flat107(s: HoldemState, rules: k.Rules) -> jax.Array:
     own, board = seen_cards(s, rules)
     return _floats(s.bets.max(1) / jnp.float32(rules.small_blind), rules.n - s.folded.sum(1), s.active_at_start,
                    board, own)
+
+
+def encode_public(s: HoldemState, rules: k.Rules, can: jax.Array, low: jax.Array, high: jax.Array, owe: jax.Array,
+                  blinds: jax.Array | None = None, hand_number: jax.Array | int = 0, level: jax.Array | int = 0,
+                  seated: jax.Array | None = None) -> jax.Array:
+    """(B, 14 + 6n) float32: ``_holdem_public.encode_public_batch`` (``encoders.public``) of each table's seat to act.
+
+    ``can``, ``low``, ``high``, ``owe``: ``raise_range`` of the tables (``can`` False on pass turns);
+    ``blinds``: (3,) or (B, 3) small blind, big blind and ante (None: the rules'); ``hand_number``, ``level``:
+    scalars or (B,); ``seated``: (B, n) bool seats in play (None: all).
+    """
+    b = s.player.shape[0]
+    p = s.player
+    if blinds is None:
+        blinds = jnp.asarray([rules.small_blind, rules.big_blind, rules.ante], jnp.float32)
+    blinds = jnp.broadcast_to(jnp.asarray(blinds, jnp.float32), (b, 3))
+    scalars = _floats(
+        s.contributed.sum(1), jnp.minimum(owe, _at(s.stacks, p)), jnp.where(can, low, 0), jnp.where(can, high, 0),
+        can, s.street, s.button, jnp.where(s.passing, -1, p), p, blinds,
+        jnp.broadcast_to(jnp.asarray(hand_number), (b,)), jnp.broadcast_to(jnp.asarray(level), (b,)),
+    )
+    inplay = jnp.ones_like(s.folded) if seated is None else jnp.asarray(seated, bool)
+    block = jnp.stack([s.stacks, s.bets, s.contributed, s.folded, (s.stacks == 0) & ~s.folded], 1).astype(jnp.float32)
+    block = jnp.concatenate([block * inplay[:, None, :], inplay[:, None, :].astype(jnp.float32)], 1)
+    return jnp.concatenate([scalars, block.reshape(b, -1)], axis=1)

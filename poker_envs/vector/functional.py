@@ -6,7 +6,8 @@ The contract, for every game ``g = functional.make(name, **config)`` (``config``
 - ``state, out = g.step(state, actions)``: one action per table (int array (num_envs,)) for its seat to act;
   finished hands are paid in ``out.rewards`` and the next hand is dealt at once (auto-reset), as in the
   numpy engine. ``g.step(state, actions, active)`` advances only the tables where ``active`` (bool) is set.
-- ``out`` is a ``VectorStep`` (observation, action_mask, current_player, rewards, terminated), a pytree.
+- ``out`` is a ``VectorStep`` (observation, action_mask, current_player, rewards, terminated), a pytree;
+  hold'em built with ``public=True`` also fills ``out.public``, the public betting state (as numpy's).
 - ``state`` is a pytree (a NamedTuple of arrays whose first axis is the table) that carries its own PRNG
   key (``state.key``); nothing else is kept anywhere, so ``init`` and ``step`` are pure: wrap them in
   ``jax.jit``, ``jax.lax.scan`` and ``jax.vmap`` (over a leading axis of states) as you like.
@@ -47,7 +48,8 @@ from poker_envs.vector.base import VectorStep
 
 jax.tree_util.register_pytree_node(
     VectorStep,
-    lambda s: ((s.observation, s.action_mask, s.current_player, s.rewards, s.terminated), None),
+    lambda s: ((s.observation, s.action_mask, s.current_player, s.rewards, s.terminated, s.public, s.hand_over,
+                s.eliminated), None),  # a field left None has no leaves
     lambda _, leaves: VectorStep(*leaves),
 )
 

@@ -39,6 +39,7 @@ class JaxHoldem:
         self.deck = self.rules.deck  # card ids dealt (36 in short deck)
         self.deal_size = self.rules.deal_size
         self._scale = engine.reward_scale
+        self.public = engine.public  # outputs carry ``VectorStep.public`` (``_jax_holdem.encode_public``)
         self._start = j.start_rows(self.rules)
         self._dealer = Dealer(self.deck, self.deal_size)
 
@@ -89,7 +90,8 @@ class JaxHoldem:
         return s, self.observe(s, rewards, over)
 
     def observe(self, s: j.HoldemState, rewards: jax.Array, terminated: jax.Array) -> VectorStep:
-        """The output of every table for its seat to act (observation, mask, seat) with ``rewards``/``terminated``."""
+        """The output of every table for its seat to act (observation, mask, seat; the public state when built
+        with ``public=True``) with ``rewards``/``terminated``."""
         can, low, high, owe = j.raise_range(s, self.rules)
         mask, _ = j.action_mask(s, self.rules, can, low, high, owe)
         if self.obs_encoder == "default":
@@ -100,7 +102,8 @@ class JaxHoldem:
             obs = j.encode_flat107(s, self.rules)
         else:
             obs = encode_poker_cnn(s, self.rules)
-        return VectorStep(obs, mask, s.player, rewards, terminated)
+        public = j.encode_public(s, self.rules, can, low, high, owe) if self.public else None
+        return VectorStep(obs, mask, s.player, rewards, terminated, public)
 
     # Host side: what reset's seed and options decide -----------------------------------------
     def reset_arrays(self, rng: np.random.Generator, num_envs: int, seed: int | None, options: dict[str, Any],
@@ -134,14 +137,12 @@ def _select(rows: jax.Array, new: jax.Array, old: jax.Array) -> jax.Array:
 
 def from_numpy(engine: holdem.VectorHoldem, num_envs: int, seed: int | None, shard: bool | None) -> JaxVectorGame:
     """The JAX engine of a numpy engine's configuration (rules, reward unit, encoder) with ``num_envs`` tables.
-    Sessions and the public state are the numpy engine's only (for now): refused with the argument named."""
+    Sessions are the numpy engine's only (for now): refused with the arguments named."""
     session = getattr(engine, "session_config", None)
     if session is not None:
         given = [name for name, default in (("hands_per_episode", 1), ("rebuy", False), ("blind_levels", ()),
                                             ("hands_per_level", 0), ("payouts", ())) if getattr(session, name) != default]
         raise ValueError(f"backend='jax' plays one hand per episode: the session arguments {given} need backend='numpy'")
-    if engine.public:
-        raise ValueError("backend='jax' has no public betting state yet: public=True needs backend='numpy'")
     return JaxVectorGame(JaxHoldem(engine), num_envs, seed, shard=shard is not False)
 
 
