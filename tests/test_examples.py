@@ -135,3 +135,21 @@ def test_jax_ppo_example_smoke(tmp_path):
     out = load("jax_ppo").main(["--steps", "512", "--num-envs", "8", "--out", str(tmp_path), "--no-progress"])
     assert out["steps"] >= 512 and out["steps_per_second"] > 0
     assert list(tmp_path.glob("checkpoint_*.npz"))
+
+
+def test_cleanrl_masked_ppo_smoke():
+    """A few PPO iterations on make_vec's Leduc tables: no illegal action sampled, finite losses, hands finish
+    in every iteration, and the same seed gives the same network."""
+    import torch
+
+    torch.set_num_threads(1)  # small networks: one thread is faster (the fixture restores the count)
+    module = load("cleanrl_masked_ppo")
+    argv = ["--total-timesteps", "1024", "--num-envs", "8", "--num-steps", "32", "--seed", "3", "--no-progress"]
+    out = module.main(argv)
+    assert out["steps"] == 1024 and out["illegal"] == 0
+    assert len(out["hands"]) == 4 and min(out["hands"]) >= 20  # a hand takes a few steps: many end per rollout
+    assert all(np.isfinite(v) for v in out["losses"].values()) and out["losses"]["entropy"] > 0
+    assert np.isfinite(out["first"]) and np.isfinite(out["last"])
+    again = module.main(argv)
+    for a, b in zip(out["agent"].parameters(), again["agent"].parameters()):
+        assert torch.equal(a, b)
