@@ -26,25 +26,27 @@ from torch.distributions import Categorical
 from tqdm import tqdm
 
 import poker_envs  # noqa: F401  (registers the poker_envs/... ids)
+from agent_zoo import cli
 
 
 def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--env-id", default="poker_envs/LeducHoldem-v0")
-    parser.add_argument("--total-timesteps", type=int, default=200_000, help="steps over all tables")
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--num-envs", type=int, default=16)
-    parser.add_argument("--num-steps", type=int, default=128, help="steps per table per rollout")
-    parser.add_argument("--learning-rate", type=float, default=2.5e-4)
-    parser.add_argument("--gamma", type=float, default=1.0, help="hands are short; no discount within one")
-    parser.add_argument("--gae-lambda", type=float, default=0.95)
-    parser.add_argument("--num-minibatches", type=int, default=4)
-    parser.add_argument("--update-epochs", type=int, default=4)
-    parser.add_argument("--clip-coef", type=float, default=0.2)
-    parser.add_argument("--ent-coef", type=float, default=0.01)
-    parser.add_argument("--vf-coef", type=float, default=0.5)
-    parser.add_argument("--max-grad-norm", type=float, default=0.5)
-    parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+    parser = cli.parser("examples/cleanrl_masked_ppo.py", __doc__.split("\n\n")[0])
+    parser.add_argument("--env-id", default="poker_envs/LeducHoldem-v0", help="a poker_envs Gymnasium id")
+    parser.add_argument("--total-timesteps", type=cli.positive_int, default=200_000, help="steps over all tables")
+    cli.add_seed(parser, default=1)
+    parser.add_argument("--num-envs", type=cli.positive_int, default=16, help="tables stepped together")
+    parser.add_argument("--num-steps", type=cli.positive_int, default=128, help="steps per table per rollout")
+    parser.add_argument("--learning-rate", type=cli.positive_float, default=2.5e-4, help="Adam's step size")
+    parser.add_argument("--gamma", type=float, default=1.0, help="discount (hands are short: none within one)")
+    parser.add_argument("--gae-lambda", type=float, default=0.95, help="GAE's lambda")
+    parser.add_argument("--num-minibatches", type=cli.positive_int, default=4, help="minibatches per rollout")
+    parser.add_argument("--update-epochs", type=cli.positive_int, default=4, help="passes over each rollout")
+    parser.add_argument("--clip-coef", type=float, default=0.2, help="PPO's clipping of the probability ratio")
+    parser.add_argument("--ent-coef", type=float, default=0.01, help="weight of the entropy bonus")
+    parser.add_argument("--vf-coef", type=float, default=0.5, help="weight of the value loss")
+    parser.add_argument("--max-grad-norm", type=float, default=0.5, help="gradient norm clipping")
+    cli.add_threads(parser)
+    cli.add_progress(parser)
     return parser.parse_args(argv)
 
 
@@ -94,6 +96,7 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     np.random.seed(args.seed)
     torch.manual_seed(args.seed)
     generator = torch.Generator().manual_seed(args.seed)
+    torch.set_num_threads(args.threads)  # a 64x64 MLP gains nothing from threads; on a shared machine they contend
 
     envs = gymnasium.make_vec(args.env_id, num_envs=args.num_envs)  # same-step autoreset: never an empty mask
     obs_dim = int(np.prod(envs.single_observation_space.shape))
