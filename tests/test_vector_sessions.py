@@ -221,11 +221,16 @@ def test_bad_session_arguments_are_refused() -> None:
         venv.reset(options={"deck": 1})
 
 
-def test_jax_backend_refuses_sessions_by_name_and_takes_public() -> None:
-    """Sessions are numpy's only; ``public=True`` runs in JAX too (equal to numpy's: ``test_vector_jax_holdem``)."""
+def test_jax_backend_plays_sessions_and_takes_public() -> None:
+    """Sessions and ``public=True`` run in JAX too (equal to numpy's: ``test_vector_jax_sessions``,
+    ``test_vector_jax_holdem``); a bad session argument is refused as in numpy."""
     import jax  # noqa: F401  (the [jax] extra, installed by make test)
-    with pytest.raises(ValueError, match=r"session arguments \['hands_per_episode', 'payouts'\] need backend='numpy'"):
-        vector.make("nolimit_holdem", 2, backend="jax", hands_per_episode=4, payouts=[1.0])
+    from poker_envs.vector.jax_session import JaxHoldemSession
+
+    venv = vector.make("nolimit_holdem", 2, backend="jax", hands_per_episode=4, payouts=[1.0])
+    assert isinstance(venv.game, JaxHoldemSession)
+    with pytest.raises(ValueError, match="payouts lists 3 places"):
+        vector.make("nolimit_holdem", 2, backend="jax", hands_per_episode=3, payouts=[0.5, 0.3, 0.2])
     options = {"buttons": np.array([0, 1]), "decks": np.arange(18).reshape(2, 9)}
     a = vector.make("limit_holdem", 2, seed=0, public=True).reset(options=options)
     b = vector.make("limit_holdem", 2, seed=0, backend="jax", public=True).reset(options=options)

@@ -136,13 +136,12 @@ def _select(rows: jax.Array, new: jax.Array, old: jax.Array) -> jax.Array:
 
 
 def from_numpy(engine: holdem.VectorHoldem, num_envs: int, seed: int | None, shard: bool | None) -> JaxVectorGame:
-    """The JAX engine of a numpy engine's configuration (rules, reward unit, encoder) with ``num_envs`` tables.
-    Sessions are the numpy engine's only (for now): refused with the arguments named."""
-    session = getattr(engine, "session_config", None)
-    if session is not None:
-        given = [name for name, default in (("hands_per_episode", 1), ("rebuy", False), ("blind_levels", ()),
-                                            ("hands_per_level", 0), ("payouts", ())) if getattr(session, name) != default]
-        raise ValueError(f"backend='jax' plays one hand per episode: the session arguments {given} need backend='numpy'")
+    """The JAX engine of a numpy engine's configuration (rules, reward unit, encoder) with ``num_envs`` tables;
+    a numpy session engine (``VectorHoldemSession``) gives the JAX session engine (``jax_session``)."""
+    if getattr(engine, "session_config", None) is not None:
+        from poker_envs.vector.jax_session import JaxHoldemSession  # imports this module
+
+        return JaxVectorGame(JaxHoldemSession(engine), num_envs, seed, shard=shard is not False)
     return JaxVectorGame(JaxHoldem(engine), num_envs, seed, shard=shard is not False)
 
 
