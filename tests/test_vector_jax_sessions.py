@@ -15,6 +15,7 @@ from collections import Counter
 from typing import Any
 
 import jax  # noqa: F401  (the [jax] extra, installed by make test)
+import jax.numpy as jnp
 import numpy as np
 import pytest
 from test_vector_sessions import LEVELS, TOURNAMENT, biased_actions
@@ -144,14 +145,40 @@ ENDS = ("ended by hands", "ended with one left")
                               hands_per_level=4, obs_encoder="flat107"), 32, 40, True, (*OUT, "level > 0")),
         pytest.param("nolimit_holdem", dict(num_players=4, starting_stack=[10, 20, 30, 2], hands_per_episode=6, rebuy=True),
                      16, 20, False, ("ended by hands",), marks=pytest.mark.slow),
+        pytest.param("omaha", dict(num_players=4, starting_stack=20, hands_per_episode=8, blind_levels=LEVELS[:2],
+                                   hands_per_level=2, payouts=[0.7, 0.3]), 16, 30, True, (*OUT, "level > 0"),
+                     marks=pytest.mark.slow),
     ],
-    ids=["tournament5_subsets", "chips3_icm_flat56", "limit4_levels_flat107", "cash_rebuy"],
+    ids=["tournament5_subsets", "chips3_icm_flat56", "limit4_levels_flat107", "cash_rebuy", "omaha4_subsets"],
 )
 def test_jax_sessions_equal_numpy(
     game: str, kwargs: dict[str, Any], tables: int, sessions: int, subsets: bool, required: tuple[str, ...]
 ) -> None:
-    """200 sessions over three configurations (and 20 cash sessions with rebuys, marked slow), every output of every
-    step compared between the backends."""
+    """200 sessions over three configurations (and, marked slow, 20 cash sessions with rebuys and 30 pot-limit
+    Omaha tournaments: four hole cards dealt to the seats in play), every output of every step compared."""
     seen = run(game, kwargs, tables, sessions, seed=tables + sessions, subsets=subsets)
     missing = [c for c in required if seen[c] == 0]
     assert not missing, (missing, seen)
+
+
+def test_jax_icm_equals_the_sessions_icm() -> None:
+    """``_jax_session.icm`` (the subset dynamic program) against ``poker_envs.session.icm`` (the walk over
+    finishing orders) for 3 and 10 seats, some out of play, random payouts: equal to 1e-6."""
+
+    from poker_envs.session import icm
+    from poker_envs.vector._jax_session import icm as jax_icm
+
+    rng = np.random.default_rng(0)
+    for n in (3, 10):
+        stacks = rng.integers(1, 200, size=(8, n))
+        seated = rng.random((8, n)) < 0.7
+        seated[:, :2] = True
+        payouts = np.sort(rng.random(rng.integers(1, n + 1)))[::-1]
+        payouts /= payouts.sum()
+        pay = np.r_[payouts, np.zeros(n)][:n]
+        got = np.asarray(jax_icm(jnp.asarray(stacks, jnp.int32), jnp.asarray(seated), pay))
+        for r in range(8):
+            seats = np.flatnonzero(seated[r])
+            want = np.zeros(n)
+            want[seats] = icm(stacks[r, seats].astype(float), payouts[: len(seats)].tolist())
+            np.testing.assert_allclose(got[r], want, rtol=0, atol=1e-6, err_msg=f"{n} seats, table {r}")
