@@ -154,12 +154,14 @@ class TournamentResult:
 
         with open(path, "w", newline="") as f:
             w = csv.writer(f)
-            w.writerow(["agent", "opponent", f"mean_{self.unit}_per_hand", "ci95", "hands"])
+            w.writerow(["agent", "opponent", f"mean_{self.unit}_per_{self.per.replace('-', '_')}", "ci95", "hands"])
             for i, j in itertools.permutations(range(len(self.agents)), 2):
                 w.writerow([self.agents[i], self.agents[j], repr(float(self.mean[i, j])), repr(float(self.ci95[i, j])), self.hands])
 
     def write_png(self, path: str) -> None:
         """Heat map of the pairwise matrix (red: the row agent loses, blue: it wins)."""
+        from agent_zoo.figures import cell_decimals, save_figure, signed
+
         try:
             from matplotlib.figure import Figure
         except ImportError as exc:
@@ -177,14 +179,16 @@ class TournamentResult:
         labels = [short_label(a) for a in self.agents]
         ax.set_xticks(range(n), labels, rotation=30, ha="right")
         ax.set_yticks(range(n), labels)
+        decimals = cell_decimals(lim)  # as many as the colour scale needs: +0.0042 on a scale of +-0.008
         for i, j in itertools.permutations(range(n), 2):
             color = "white" if abs(data[i, j]) > 0.6 * lim else "black"
-            ax.text(j, i, f"{data[i, j]:+.2f}\n±{self.ci95[i, j]:.2f}", ha="center", va="center", fontsize=8, color=color)
+            ax.text(j, i, f"{signed(data[i, j], decimals)}\n±{self.ci95[i, j]:.{decimals}f}", ha="center", va="center",
+                    fontsize=8, color=color)
         what = "vs column agent" if self.players == 2 else f"- column's, halved ({self.players} seats)"
-        ax.set_title(f"{self.game}: row agent's {self.unit}/hand {what}")
-        fig.colorbar(im, ax=ax, shrink=0.8)
+        ax.set_title(f"{self.game}: row agent's {self.unit} per {self.per} {what}")
+        fig.colorbar(im, ax=ax, shrink=0.8, label=f"{self.unit} per {self.per}")
         fig.tight_layout()
-        fig.savefig(path, dpi=110)
+        save_figure(fig, path)
 
 
 def short_label(spec: str, width: int = 22) -> str:

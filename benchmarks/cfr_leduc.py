@@ -128,7 +128,8 @@ def plot(runs: list[Run], path: str) -> None:
     ax.set_title("Leduc hold'em: CFR family")
     ax.legend()
     fig.tight_layout()
-    fig.savefig(path, dpi=120)
+    from agent_zoo.figures import save_figure
+    save_figure(fig, path, dpi=120)
 
 
 def main() -> None:

@@ -128,7 +128,8 @@ def grid_map(labels: np.ndarray, xs: Sequence[float], ys: Sequence[float], xlabe
     ax.set_ylabel(ylabel)
     ax.set_title(title)
     fig.tight_layout()
-    fig.savefig(path, dpi=110)
+    from agent_zoo.figures import save_figure
+    save_figure(fig, path, dpi=110)
 
 
 def style_scatter(points: dict[str, tuple[float, float]], clusters: dict[str, int], k: int, title: str, path: Path, squares: frozenset[str] = frozenset()) -> None:
@@ -155,4 +156,5 @@ def style_scatter(points: dict[str, tuple[float, float]], clusters: dict[str, in
     ax.set_title(title)
     ax.legend(fontsize=7, loc="center left")
     fig.tight_layout()
-    fig.savefig(path, dpi=110)
+    from agent_zoo.figures import save_figure
+    save_figure(fig, path, dpi=110)

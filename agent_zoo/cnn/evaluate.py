@@ -294,6 +294,7 @@ def plot_shares(result: RoundRobin, out: Path) -> list[Path]:
         ax.legend(ncol=len(labels), fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.18))
         fig.tight_layout()
         path = out / fname
-        fig.savefig(path, dpi=110)
+        from agent_zoo.figures import save_figure
+        save_figure(fig, path, dpi=110)
         paths.append(path)
     return paths

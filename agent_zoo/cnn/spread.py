@@ -167,5 +167,6 @@ def plot_spread(sp: SeedSpread, path: str | Path, reference: dict[str, Any] | No
     ax.legend(fontsize=7, ncol=3)
     fig.tight_layout()
     path = Path(path)
-    fig.savefig(path, dpi=110)
+    from agent_zoo.figures import save_figure
+    save_figure(fig, path, dpi=110)
     return path

@@ -80,7 +80,8 @@ def save_chart_png(result: PushFoldResult, path: str | Path) -> Path:
     )
     fig.tight_layout(rect=(0, 0, 1, 0.95))
     path = Path(path)
-    fig.savefig(path, dpi=110)
+    from agent_zoo.figures import save_figure
+    save_figure(fig, path, dpi=110)
     return path
 
 
@@ -110,12 +111,18 @@ def save_multiway_png(result: MultiwayResult, path: str | Path) -> Path:
     for ax in axes[len(panels):]:
         ax.set_axis_off()
     oos = result.out_of_sample
-    tail = f", out-of-sample NashConv {oos['nash_conv']:.3f} BB/hand" if oos else ""
+    if oos:  # an estimate: its standard error beside it, and never a bare "-0.000"
+        from agent_zoo.figures import signed
+
+        tail = f", out-of-sample NashConv {signed(oos['nash_conv'], 4)} ± {oos.get('nash_conv_stderr', float('nan')):.4f} BB/hand"
+    else:
+        tail = ""
     solved = "CFR on fresh deals" if result.nash_conv is None else \
         f"CFR+ on {result.method}; in-sample NashConv {result.nash_conv:.1e}"
     fig.suptitle(f"{cfg.num_players}-player push/fold, stack {cfg.stack_bb:g} BB, ante {cfg.ante_bb:g} BB "
                  f"({solved}{tail})")  # fmt: skip
     fig.tight_layout(rect=(0, 0, 1, 0.95), h_pad=2.5)
     path = Path(path)
-    fig.savefig(path, dpi=110)
+    from agent_zoo.figures import save_figure
+    save_figure(fig, path, dpi=110)
     return path

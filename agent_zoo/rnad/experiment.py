@@ -345,7 +345,8 @@ def plot_figure(
     ax.grid(alpha=0.3)
     ax.legend()
     fig.tight_layout()
-    fig.savefig(path, dpi=120)
+    from agent_zoo.figures import save_figure
+    save_figure(fig, path, dpi=120)
 
 
 def train_one(

@@ -85,7 +85,8 @@ def plot_curves(curves: dict[str, Sequence[dict[str, float]]], path: Path) -> No
         ax.loglog(x, [r["average_exploitability"] for r in curve], ls="--", color=line.get_color(), label=f"{label}, average")
     _finish(ax, "iterations")
     fig.tight_layout()
-    fig.savefig(path, dpi=120)
+    from agent_zoo.figures import save_figure
+    save_figure(fig, path, dpi=120)
 
 
 def _finish(ax: Any, xlabel: str) -> None:
@@ -121,7 +122,8 @@ def plot_comparison(tabular: Sequence[str | Path], network: Sequence[str | Path]
     right.set_title("network R-NaD (reg policy, mean and min-max over seeds 0-2)", fontsize=9)
     _finish(right, "learner steps")
     fig.tight_layout()
-    fig.savefig(path, dpi=120)
+    from agent_zoo.figures import save_figure
+    save_figure(fig, path, dpi=120)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -46,7 +46,8 @@ def main(argv: list[str] | None = None) -> None:
     ax.legend(fontsize=8)
     fig.tight_layout()
     args.out.mkdir(parents=True, exist_ok=True)
-    fig.savefig(args.out / "curves.png", dpi=110)
+    from agent_zoo.figures import save_figure
+    save_figure(fig, args.out / "curves.png", dpi=110)
 
 
 if __name__ == "__main__":
