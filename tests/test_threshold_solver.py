@@ -180,3 +180,22 @@ def test_best_response_gain_matches_a_walk_of_the_rules_game_tree() -> None:
     cfg = ThresholdSolverConfig(2, alpha)
     np.testing.assert_allclose(gains, best_response_gain(beta, cfg), atol=1e-12)
     assert nash_conv(beta, cfg) == pytest.approx(gains.sum(), abs=1e-12)
+
+
+@pytest.mark.parametrize("n, alpha", [(2, 3.0), (5, 2.0)])
+def test_per_deal_regret_matching_is_the_array_procedure_bit_for_bit(n: int, alpha: float) -> None:
+    """The per-deal path (batch=1, plain floats) against the document's procedure written with the rules'
+    array payoffs, deal by deal from the same generator: the same regrets, exactly."""
+    from agent_zoo.threshold.solver import BET, FOLD, _per_deal_regrets, regret_matching_strategy
+    from poker_envs.games.threshold import NUM_CARDS, threshold_payoffs
+
+    fast = _per_deal_regrets(n, alpha, 400, np.random.default_rng(7), progress=False)
+    rng, regrets, eye = np.random.default_rng(7), np.zeros((NUM_CARDS, 2)), np.eye(n, dtype=bool)
+    for _ in range(400):
+        cards = np.argsort(rng.random((1, NUM_CARDS)), axis=1)[:, :n]
+        bets = rng.random((1, n)) < regret_matching_strategy(regrets)[cards]
+        actual = threshold_payoffs(cards, bets, alpha)
+        variants, all_cards = np.broadcast_to(bets[:, None, :], (1, n, n)), np.broadcast_to(cards[:, None, :], (1, n, n))
+        np.add.at(regrets[:, FOLD], cards.ravel(), (threshold_payoffs(all_cards, variants & ~eye, alpha)[:, eye] - actual).ravel())
+        np.add.at(regrets[:, BET], cards.ravel(), (threshold_payoffs(all_cards, variants | eye, alpha)[:, eye] - actual).ravel())
+    assert np.abs(regrets).sum() > 0 and np.array_equal(fast, regrets)
