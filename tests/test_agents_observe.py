@@ -39,8 +39,11 @@ from tests.conftest import play_random_hand
 
 torch.set_num_threads(1)
 
-# Actions of the CNN agent and of the heuristic before they read the public state (recorded from the
-# code that read env.unwrapped.state, commit 70f28bb, with the loops of _cnn_decisions / _heuristic_decisions).
+# REGRESSION PINS, not an independent reference: actions of the CNN agent and of the heuristic recorded from the
+# code itself before they read the public state (the code that read env.unwrapped.state, commit 70f28bb, with the
+# loops of _cnn_decisions / _heuristic_decisions). They catch a change of behaviour; that the decisions are right
+# is checked independently by tests/test_cnn.py (test_agent_plays_legal_argmax_and_dedup_is_exact: the agent's
+# action is the legal argmax of the network's scores of assembled tensors) and tests/test_cnn.py's heuristic shares.
 CNN_RECORDED = {'sb1_full': [52, 1, 34, 1, 15, 13, 15, 0, 52, 1, 35, 0, 52, 57, 1, 25, 0, 52, 1, 2, 0, 52, 49, 1, 1, 1, 1, 2, 0,
               54, 43, 60, 0, 52, 1, 43, 1, 1, 1, 6, 0, 1, 52, 1, 4, 1, 4, 15, 0, 54, 0, 52, 1, 39, 0, 52, 43, 1,
               52, 0],

@@ -111,6 +111,10 @@ def test_shared_init_copies_one_draw_into_every_parameter_set() -> None:
     assert not torch.equal(other.net.weights[0], other.target.weights[0])
 
 
+# REGRESSION PINS, not an independent reference: numbers recorded from this code itself. They catch a change of
+# the runs; the behaviours they pin are checked independently above, by hand (test_torso_final_activation_by_hand,
+# test_neurd_centring_over_legal_actions_by_hand), and the exploitability they report against OpenSpiel's value of
+# the uniform policy (tests/test_rnad.py).
 # Measured with the code before commit f881764 (2026-11-24) (linear last torso layer, all-slots centring): full network,
 # 200 learner steps, reg-policy exploitability. The legacy flags must give them again: bit for bit on the
 # machine they were measured on, and to float32 round-off on another CPU (measured 2026-11-24 on another

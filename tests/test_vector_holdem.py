@@ -459,8 +459,26 @@ def test_illegal_actions_and_bad_input_refused() -> None:
         vector.make("limit_holdem", num_envs=4, starting_stack=[2**30, 2**30])
 
 
-def test_memory_per_table() -> None:
-    """100,000 six-max tables fit in 2 GB (state, mask, raise amounts and observation buffers)."""
-    venv = vector.make("nolimit_holdem", num_envs=16, num_players=6, seed=0)
-    venv.reset()
-    assert venv.bytes_per_table * 100_000 < 2e9
+def test_memory_of_100000_tables_is_measured() -> None:
+    """100,000 six-max tables, measured: the peak of every allocation (numpy reports its buffers to tracemalloc)
+    while they are built, dealt and stepped three times stays under 500 MB (measured 2026-11-26: 209 MB peak,
+    90 MB held after the steps); the engine's own estimate, ``bytes_per_table``, is within a factor 2 of what
+    the tables hold."""
+    import gc
+    import tracemalloc
+
+    gc.collect()
+    tracemalloc.start()
+    try:
+        venv = vector.make("nolimit_holdem", num_envs=100_000, num_players=6, seed=0)
+        out = venv.reset()
+        rng = np.random.default_rng(0)
+        for _ in range(3):
+            keys = rng.random(out.action_mask.shape)
+            out = venv.step(np.argmax(np.where(out.action_mask > 0, keys, -1.0), axis=1))
+        held, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 500e6, f"peak {peak / 1e6:.0f} MB"
+    estimate = venv.bytes_per_table * 100_000
+    assert estimate / 2 < held < 2 * estimate, (held, estimate)
