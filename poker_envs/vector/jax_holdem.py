@@ -20,6 +20,7 @@ from poker_envs.vector._jax_cnn import encode_poker_cnn
 from poker_envs.vector import holdem, holdem_games
 from poker_envs.vector.base import VectorStep
 from poker_envs.vector.jax_env import JaxVectorGame
+from poker_envs.vector.jax_session import JaxHoldemSession
 from poker_envs.vector.sampling import Dealer
 
 
@@ -139,8 +140,6 @@ def from_numpy(engine: holdem.VectorHoldem, num_envs: int, seed: int | None, sha
     """The JAX engine of a numpy engine's configuration (rules, reward unit, encoder) with ``num_envs`` tables;
     a numpy session engine (``VectorHoldemSession``) gives the JAX session engine (``jax_session``)."""
     if getattr(engine, "session_config", None) is not None:
-        from poker_envs.vector.jax_session import JaxHoldemSession  # imports this module
-
         return JaxVectorGame(JaxHoldemSession(engine), num_envs, seed, shard=shard is not False)
     return JaxVectorGame(JaxHoldem(engine), num_envs, seed, shard=shard is not False)
 

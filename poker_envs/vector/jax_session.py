@@ -23,7 +23,6 @@ from poker_envs.vector import _jax_session as js
 from poker_envs.vector.base import VectorStep
 from poker_envs.vector.holdem import reset_hands
 from poker_envs.vector.holdem_session import VectorHoldemSession, deal_shape
-from poker_envs.vector.jax_holdem import _select
 from poker_envs.vector.sampling import Dealer
 
 
@@ -115,7 +114,7 @@ class JaxHoldemSession:
         new = js.start_hands(new, rules, cfg, over, fresh)
         new = new._replace(hand=new.hand._replace(illegal=~legal))
         if active is not None:
-            kept = jax.tree_util.tree_map(lambda a, c: _select(active, a, c), new, state)
+            kept = jax.tree_util.tree_map(lambda a, c: js._pick(active, a, c), new, state)
             new = kept._replace(hand=kept.hand._replace(key=key, illegal=~legal & active))
             rewards = jnp.where(active[:, None], rewards, 0.0)
             over, ended, out = over & active, ended & active, out & active[:, None]
