@@ -228,3 +228,79 @@ def test_documented_command_parses(where: str, tool: str, args: str) -> None:
         if exc.code == 0:  # --help
             return
         pytest.fail(f"{where}: python -m agent_zoo.{tool} {args} does not parse (exit {exc.code})")
+
+
+# ---- every command of the README and the docs pages runs as written (with tiny budgets) ---------------------
+SMALL_BUDGETS = {  # option -> value: what a command may be cut to and still run the same code
+    "--hands": "12",  # a multiple of 2, 3, 4 and 6 seats (tournament), of 2 (lbr), or hands at the play table
+    "--iterations": "20",
+    "--steps": "4",
+    "--sampled": "200",
+}
+# Parsed by test_documented_command_parses but not run here: JAX training runs and the jax: checkpoints they
+# write need minutes of compiling (tests/test_jax_ppo.py trains, saves and plays such a checkpoint).
+NOT_RUN = ("jax:", "jax_ppo train --game", "jax_ppo exploitability")
+
+
+def run_commands() -> list[tuple[str, str, str]]:
+    """The documented commands of the README and the docs pages (the results pages' experiments excepted:
+    hours of compute each), in page order; a command written over two lines is left to the parse test."""
+    pages = {"README.md", *(str(p.relative_to(ROOT)) for p in (ROOT / "docs").rglob("*.md") if "results" not in p.parts)}
+    found = []
+    for where, tool, args in documented_commands():
+        path, number = where.rsplit(":", 1)
+        if path not in pages or any(marker in f"{tool} {args}" for marker in NOT_RUN):
+            continue
+        line = (ROOT / path).read_text().splitlines()[int(number) - 1]
+        rest = line[line.index(f"agent_zoo.{tool} {args}") + len(f"agent_zoo.{tool} {args}"):]
+        if "`" in line and not rest.startswith("`"):  # inline code that goes on on the next line
+            continue
+        found.append((where, tool, args))
+    return found
+
+
+def small(args: list[str]) -> list[str]:
+    out = list(args)
+    for k, word in enumerate(out[:-1]):
+        if word in SMALL_BUDGETS and out[k + 1].replace("_", "").isdigit():
+            out[k + 1] = SMALL_BUDGETS[word]
+    return out
+
+
+@pytest.fixture(scope="module")
+def command_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A working folder holding what the documented commands name: a CFR+ policy of Leduc and a MaskablePPO
+    model of the Leduc Gymnasium view (both tiny)."""
+    import gymnasium
+    from sb3_contrib import MaskablePPO
+
+    import poker_envs  # noqa: F401
+
+    folder = tmp_path_factory.mktemp("commands")
+    importlib.import_module(TOOLS["cfr"]).main(["--game", "leduc", "--iterations", "20", "--out", str(folder / "policies"),
+                                               "--no-progress"])
+    model = MaskablePPO("MlpPolicy", gymnasium.make("poker_envs/LeducHoldem-v0", opponent="random"), n_steps=64,
+                        batch_size=64, seed=0)
+    model.learn(64)
+    model.save(folder / "out" / "leduc_ppo.zip")
+    return folder
+
+
+@pytest.mark.parametrize("where,tool,args", run_commands(), ids=lambda v: v if ":" in str(v) else None)
+def test_documented_command_runs(where: str, tool: str, args: str, command_dir: Path, monkeypatch: pytest.MonkeyPatch,
+                                 capsys: pytest.CaptureFixture[str]) -> None:
+    """Each command of the README and the docs pages runs as written, with only its budget cut (SMALL_BUDGETS);
+    ``play`` reads its moves from stdin."""
+    import io
+    import shlex
+
+    monkeypatch.chdir(command_dir)
+    argv = small(shlex.split(args)) + (["--no-progress"] if tool in ("tournament", "cfr", "lbr") and "--help" not in args else [])
+    main = importlib.import_module(TOOLS[tool]).main
+    try:
+        if tool == "play":
+            main(argv, input_stream=io.StringIO("c\n" * 500), output_stream=io.StringIO())
+        else:
+            main(argv)
+    except SystemExit as exc:
+        assert exc.code in (0, None), f"{where}: python -m agent_zoo.{tool} {args} exited {exc.code}: {capsys.readouterr().err[-400:]}"
