@@ -127,7 +127,7 @@ def icm(stacks: jax.Array, seated: jax.Array, pay: np.ndarray) -> jax.Array:
     bits = (masks[:, None] >> np.arange(n)) & 1  # (S, n)
     count = bits.sum(1)
     x = jnp.where(seated, stacks, 0).astype(jnp.float32)
-    total = x @ jnp.asarray(bits.T, jnp.float32)  # (B, S) chips of each subset
+    total = jnp.dot(x, jnp.asarray(bits.T, jnp.float32), precision=jax.lax.Precision.HIGHEST)  # (B, S) chips of each subset (no TF32)
     full = (seated.astype(jnp.int32) << jnp.arange(n)).sum(1)  # (B,) the subset of every seat in play
     m = seated.sum(1)
     prob = (jnp.arange(size)[None, :] == full[:, None]).astype(jnp.float32)
