@@ -385,6 +385,7 @@ def build_parser() -> argparse.ArgumentParser:
     cli.add_seed(parser, default=None, what="the cards and the agents (default: fresh entropy)")
     cli.add_out(parser, None, "play_<game>.phhs, every finished hand as a PHH hand history (default: not saved)")
     cli.add_env_config(parser)
+    cli.add_threads(parser)
     return parser
 
 
@@ -395,6 +396,7 @@ def main(argv: Sequence[str] | None = None, input_stream: TextIO | None = None,
     parser = build_parser()
     args = parser.parse_args(argv)
     env_config = cli.env_config(parser, args.env_config)
+    cli.limit_threads(args.threads)  # before an agent (sb3:, cnn:, rnad:, cluster:) loads torch
     phh = None if args.out is None else str(cli.out_dir(args.out) / f"play_{args.game}.phhs")
     try:
         return play_session(args.game, args.opponents, players=args.players, seat=args.seat, hands=args.hands,

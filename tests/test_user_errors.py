@@ -89,3 +89,15 @@ def test_outputs_default_under_out() -> None:
     from agent_zoo.clustering import report
 
     assert str(report.RESULTS) == "out"
+
+
+def test_tools_that_load_agents_take_threads() -> None:
+    """Every tool that builds agents from specs (sb3:, cnn:, rnad:, cluster: load torch) takes --threads."""
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    names = dict(_tool_parsers())
+    for tool, module in __import__("test_cli").TOOLS.items():
+        source = root / (module.replace(".", "/") + ".py")
+        if "make_agent" in source.read_text() or "run_tournament" in source.read_text():
+            assert "--threads" in names[tool].format_help(), tool
