@@ -78,6 +78,14 @@ class SessionConfig:
             raise ValueError(f"eliminated must be 'leave' or 'stay', got {self.eliminated!r}")
         if self.rebuy and (levels or payouts):
             raise ValueError("rebuy=True is a cash game: it cannot be combined with blind_levels or payouts")
+        # Options that cannot take effect in one-hand episodes are refused, not ignored.
+        if self.hands_per_episode == 1 and (self.rebuy or levels):
+            name = "rebuy=True" if self.rebuy else "blind_levels"
+            raise ValueError(f"{name} needs hands_per_episode > 1: every one-hand episode starts from the starting stacks "
+                             f"and the first level")
+        if self.eliminated != "leave" and not self.is_session:
+            raise ValueError(f"eliminated={self.eliminated!r} needs a session (hands_per_episode > 1 or payouts): "
+                             "nobody is eliminated in a one-hand episode")
 
     def check_seats(self, num_players: int) -> None:
         """ValueError if ``payouts`` pays more places than the table has seats."""

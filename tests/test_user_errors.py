@@ -25,6 +25,8 @@ TOOLS_ERRORS = [  # (module, argv, what the error line must say)
     ("agent_zoo.cfr.__main__", ["--game", "kuhn", "--iterations", "5", "--eval-every", "9"],
      "argument --eval-every: only with --target-exploitability"),
     ("agent_zoo.lbr.__main__", ["--game", "leduc", "--agent", "nobody", "--hands", "2"], "unknown agent 'nobody'"),
+    ("agent_zoo.threshold.__main__", ["--players", "2", "--batch", "1"], "argument --batch: only with --sampled"),
+    ("agent_zoo.threshold.__main__", ["--players", "2", "--seed", "4"], "argument --seed: only with --sampled"),
     ("agent_zoo.play", ["--game", "leduc", "--opponents", "random"], "argument --game: invalid choice: 'leduc'"),
 ]
 
@@ -101,3 +103,17 @@ def test_tools_that_load_agents_take_threads() -> None:
         source = root / (module.replace(".", "/") + ".py")
         if "make_agent" in source.read_text() or "run_tournament" in source.read_text():
             assert "--threads" in names[tool].format_help(), tool
+
+
+@pytest.mark.parametrize("key, kwargs, message", [
+    ("nolimit", {"rebuy": True}, "rebuy=True needs hands_per_episode > 1"),
+    ("push_fold", {"rebuy": True}, "rebuy=True needs hands_per_episode > 1"),
+    ("nolimit", {"blind_levels": [(1, 2, 0), (2, 4, 0)], "hands_per_level": 5}, "blind_levels needs hands_per_episode > 1"),
+    ("nolimit", {"eliminated": "stay"}, "eliminated='stay' needs a session"),
+    ("push_fold", {"eliminated": "stay"}, "eliminated='stay' needs a session"),
+])
+def test_session_options_without_a_session_are_refused(key: str, kwargs: dict, message: str) -> None:
+    """Options that cannot take effect in one-hand episodes are refused by name in the env constructors."""
+    module = importlib.import_module(catalog.game(key).module_path)
+    with pytest.raises(ValueError, match=message):
+        module.env(**kwargs)

@@ -29,8 +29,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--alphas", type=float, nargs="+", default=[2.0, 3.0, 4.0], help="odds (> 1)")
     cli.add_json(parser, "a list of {n, alpha, threshold, ...}")
     parser.add_argument("--sampled", type=int, default=0, metavar="DEALS", help="also run sampled RM this long (0: not)")
-    parser.add_argument("--batch", type=int, default=100, help="deals per sampled RM update (1 = the document)")
-    cli.add_seed(parser, what="the sampled RM")
+    parser.add_argument("--batch", type=int, default=None,
+                        help="deals per sampled RM update, with --sampled (1 = the document; default: 100)")
+    parser.add_argument("--seed", type=int, default=None, help="seed of the sampled RM, with --sampled (default: 0)")
     return parser
 
 
@@ -43,8 +44,16 @@ def main(argv: list[str] | None = None) -> None:
     for a in args.alphas:
         if not a > 1:
             parser.error(f"--alphas: alpha must be > 1, got {a}")
-    if args.sampled < 0 or args.batch < 1:
-        parser.error("--sampled must be >= 0 and --batch >= 1")
+    if args.sampled < 0:
+        parser.error(f"argument --sampled: must be >= 0, got {args.sampled}")
+    if not args.sampled:  # the exact table draws nothing: options of the sampled run cannot take effect
+        for flag, value in (("--batch", args.batch), ("--seed", args.seed)):
+            if value is not None:
+                parser.error(f"argument {flag}: only with --sampled DEALS (the exact table is not sampled)")
+    args.batch = 100 if args.batch is None else args.batch
+    args.seed = 0 if args.seed is None else args.seed
+    if args.batch < 1:
+        parser.error(f"argument --batch: must be >= 1, got {args.batch}")
     rng = np.random.default_rng(args.seed)
     rows = []
     started = time.perf_counter()
