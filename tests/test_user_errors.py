@@ -110,7 +110,6 @@ def test_tools_that_load_agents_take_threads() -> None:
     ("push_fold", {"rebuy": True}, "rebuy=True needs hands_per_episode > 1"),
     ("nolimit", {"blind_levels": [(1, 2, 0), (2, 4, 0)], "hands_per_level": 5}, "blind_levels needs hands_per_episode > 1"),
     ("nolimit", {"eliminated": "stay"}, "eliminated='stay' needs a session"),
-    ("push_fold", {"eliminated": "stay"}, "eliminated='stay' needs a session"),
 ])
 def test_session_options_without_a_session_are_refused(key: str, kwargs: dict, message: str) -> None:
     """Options that cannot take effect in one-hand episodes are refused by name in the env constructors."""
