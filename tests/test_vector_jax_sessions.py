@@ -111,6 +111,7 @@ def run(game: str, kwargs: dict[str, Any], tables: int, sessions: int, seed: int
             in_play = npe.seated.sum(1)
             b = jxe.step(actions, active)
             over = np.asarray(b.hand_over)
+            seen["hands over beyond one chunk"] += int(n > 2 and over.sum() > max(1, tables // 4))  # settled in a loop
             replay.queue = np.asarray(jxe.tables.hand_decks)[over]
             a = npe.step(actions, active)
             compare(a, b, f"at step {step} of reset {reset}")
@@ -137,7 +138,7 @@ ENDS = ("ended by hands", "ended with one left")
     ("game", "kwargs", "tables", "sessions", "subsets", "required"),
     [
         ("nolimit_holdem", dict(num_players=5, starting_stack=[20, 30, 25, 12, 40], **TOURNAMENT), 48, 100, True,
-         (*OUT, *ENDS, "level > 0", "decided by the forced bets", "forced bets all-in")),
+         (*OUT, *ENDS, "level > 0", "decided by the forced bets", "forced bets all-in", "hands over beyond one chunk")),
         ("nolimit_holdem", dict(num_players=3, starting_stack=16, ante=1, bet_sizing="chips", hands_per_episode=6,
                                 payouts=[0.7, 0.3], reward_unit="chips", obs_encoder="flat56"), 32, 60, False,
          (*OUT, *ENDS, "tied places")),

@@ -258,3 +258,26 @@ def between_hands(s: SessionState, cfg: Session, over: jax.Array, chips: jax.Arr
     s = s._replace(hand=s.hand._replace(button=jnp.where(more, j.first_in_order(left, (button + 1) % n), button)))
     s = new_sessions(s, cfg, ended, (s.first_button + 1) % n)
     return s, rewards, gone, ended
+
+
+def showdowns(s: j.HoldemState, rules: k.Rules, over: jax.Array, key: jax.Array, deck: np.ndarray, capacity: int
+              ) -> tuple[jax.Array, jax.Array]:
+    """``_jax_holdem.showdowns``: (chips won (B, n), zero where the hand goes on; fresh dealing orders (B, size),
+    meaningful where ``over``), with one program for any number of finished hands: the rows of ``over`` are
+    settled and dealt ``capacity`` at a time in a ``lax.while_loop`` (one chunk in most steps), so the hand
+    evaluation compiles once (``_jax_holdem.showdowns`` compiles a second, whole-table form)."""
+    b, size = s.deck.shape
+    chunks = -(-b // capacity)
+    idx_all = jnp.nonzero(over, size=chunks * capacity, fill_value=b)[0]  # b: no row (dropped when written back)
+    todo = (over.sum() + capacity - 1) // capacity
+
+    def chunk(c: tuple[jax.Array, jax.Array, jax.Array]) -> tuple[jax.Array, jax.Array, jax.Array]:
+        i, won, decks = c
+        idx = jax.lax.dynamic_slice(idx_all, (i * capacity,), (capacity,))
+        rows = jnp.minimum(idx, b - 1)
+        got = j.results(s.deck[rows], s.button[rows], s.contributed[rows], s.folded[rows], rules)
+        fresh = j.deal(jax.random.fold_in(key, i), capacity, deck, size)
+        return i + 1, won.at[idx].set(got, mode="drop"), decks.at[idx].set(fresh, mode="drop")
+
+    _, won, decks = jax.lax.while_loop(lambda c: c[0] < todo, chunk, (jnp.int32(0), jnp.zeros_like(s.contributed), s.deck))
+    return won, decks
