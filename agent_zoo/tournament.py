@@ -222,7 +222,8 @@ def reduce_block(task: BlockTask, hands: list[HandSpec], outcomes: list[HandOutc
 # ---- driver -------------------------------------------------------------------------------------
 
 
-def _run_tasks(tasks: list[BlockTask], workers: int, backend: str, total_hands: int, progress: bool) -> list[BlockResult]:
+def _run_tasks(tasks: list[BlockTask], workers: int, backend: str, total_hands: int, progress: bool,
+               unit: str = "hand") -> list[BlockResult]:
     """Run block tasks on this process, a process pool or Ray; returned in task order."""
     bar = None
     if progress:
@@ -231,7 +232,7 @@ def _run_tasks(tasks: list[BlockTask], workers: int, backend: str, total_hands: 
         except ImportError:  # bare install (numpy, gymnasium, pettingzoo): no bar rather than no tournament
             tqdm = None
         if tqdm is not None:
-            bar = tqdm(total=total_hands, unit="hand", desc="tournament")
+            bar = tqdm(total=total_hands, unit=unit, desc="tournament")  # unit: what --hands counts
     results: list[BlockResult | None] = [None] * len(tasks)
     try:
         if backend == "ray":
@@ -379,7 +380,8 @@ def run_tournament(
         BlockTask(b, game, env_config, tuple(agents), lo, lineups[lo : lo + block_deals], deals_seq, style, engine, tables)
         for b, lo in enumerate(range(0, len(lineups), block_deals))
     ]
-    blocks = _run_tasks(tasks, workers, backend, int(lineups.size), progress)
+    counted = "sit-and-go" if sit_and_go else "session" if env_config.get("hands_per_episode", 1) > 1 else "hand"
+    blocks = _run_tasks(tasks, workers, backend, int(lineups.size), progress, counted)
     values = np.concatenate([r.values for r in blocks])
     agent_mean, agent_ci, agent_deals, mean, ci = summarise(values)
     counts = {name: StyleCounts() for name in names}

@@ -116,3 +116,31 @@ def test_session_options_without_a_session_are_refused(key: str, kwargs: dict, m
     module = importlib.import_module(catalog.game(key).module_path)
     with pytest.raises(ValueError, match=message):
         module.env(**kwargs)
+
+
+def test_progress_bars_count_what_they_say(capsys: pytest.CaptureFixture[str]) -> None:
+    """The tournament's bar counts sessions when --hands counts sessions; cfr's bar with a target has no total
+    (the iterations it will take are not known), so no false ETA."""
+    from agent_zoo.tournament import run_tournament
+
+    run_tournament("nolimit", ["random", "fold"], hands=2, hands_per_episode=3, progress=True)
+    err = capsys.readouterr().err
+    assert "2/2" in err and "session/s" in err and "hand/s" not in err
+    importlib.import_module("agent_zoo.cfr.__main__").main(["--game", "kuhn", "--target-exploitability", "1e-2"])
+    err = capsys.readouterr().err
+    assert "to 1e-02:" in err and "/1000000" not in err and "it/s" in err
+
+
+def test_sb3_bar_ends_at_the_steps_learn_takes() -> None:
+    """learn() runs whole rollouts: the bar's total is the steps it really takes, so it ends full, not past 100%."""
+    import gymnasium
+    from sb3_contrib import MaskablePPO
+
+    import poker_envs  # noqa: F401
+    from agent_zoo import cli
+
+    model = MaskablePPO("MlpPolicy", gymnasium.make("poker_envs/KuhnPoker-v0", opponent="random"), n_steps=64,
+                        batch_size=64, n_epochs=1, seed=0)
+    callback = cli.sb3_progress(100)
+    model.learn(100, callback=callback)
+    assert callback.bar.total == model.num_timesteps == 128 and callback.bar.n == 128
