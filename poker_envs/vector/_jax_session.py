@@ -50,6 +50,11 @@ class SessionState(NamedTuple):
         return self.hand.illegal
 
     @property
+    def key(self) -> jax.Array:
+        """The PRNG key of the next deals (the functional contract's ``state.key``)."""
+        return self.hand.key
+
+    @property
     def button(self) -> jax.Array:
         """(B,) the current hand's button."""
         return self.hand.button
