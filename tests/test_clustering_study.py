@@ -101,7 +101,8 @@ def test_study_writes_its_own_section_and_folder(tmp_path) -> None:
             "agents-thesis_seed0.json", "agents-thesis_seed1.json"]
         section = (tmp_path / "clustering" / "study_full.md").read_text()
         assert section.startswith("## Full\n")
-        assert "study --full --seeds 0 1" in section and "docs/results/clustering/study_full/" in section
+        # the page names the command as run, --out included, and where its per-seed JSON went
+        assert f"study --full --seeds 0 1 --out {tmp_path}`" in section and f"{tmp_path / 'clustering' / 'study_full'}/" in section
         assert not (tmp_path / "clustering" / "study.md").exists()
         assert "## Full" in (tmp_path / "clustering.md").read_text()
     finally:

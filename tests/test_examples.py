@@ -123,7 +123,7 @@ def test_cluster_logs_smoke(tmp_path):
     assert out["policy"].is_file() and out["tournament"].agents[0] == f"cluster:{out['policy']}"
 
 
-@pytest.mark.parametrize("game", ["leduc_holdem", "nolimit_holdem"])
+@pytest.mark.parametrize("game", ["leduc", "nolimit"])
 def test_vector_ppo_smoke(game):
     from poker_envs import vector
     out = load("vector_ppo").main(["--game", game, "--tables", "8", "--steps", "64", "--n-steps", "4", "--no-progress"])

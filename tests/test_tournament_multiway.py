@@ -90,7 +90,7 @@ def test_cli_players_outputs_and_clear_errors(capsys, tmp_path):
     assert data["mean"][0][1] == result.mean[0, 1] and data["places"] is None
     assert (tmp_path / "tournament_limit.png").read_bytes()[:4] == b"\x89PNG"
     assert len((tmp_path / "tournament_limit.csv").read_text().splitlines()) == 3
-    with pytest.raises(ValueError, match="players must be an integer from 2 to 2 for leduc"):
+    with pytest.raises(ValueError, match="players must be exactly 2 for leduc, got 3"):
         run_tournament("leduc", ["random", "fold"], hands=6, players=3, progress=False)
     with pytest.raises(ValueError, match="disagrees with env_config num_players=4"):
         run_tournament("nolimit", ["random", "fold"], hands=6, players=3, env_config={"num_players": 4}, progress=False)
