@@ -5,11 +5,25 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import atexit
 import os
+import shutil
+import tempfile
 
 import numpy as np
 import pytest
 from hypothesis import settings
+
+# JAX compiles the same programs (the same engine configuration and table count) in many tests and in the
+# subprocesses some tests start: a compilation cache for this run (a fresh folder, removed at exit; the
+# subprocesses inherit it) compiles each once. It changes no result, only the time (what is cached is XLA's
+# compiled executable of the identical program).
+if "JAX_COMPILATION_CACHE_DIR" not in os.environ:
+    _jax_cache = tempfile.mkdtemp(prefix="poker-envs-tests-jax-")
+    atexit.register(shutil.rmtree, _jax_cache, ignore_errors=True)
+    os.environ["JAX_COMPILATION_CACHE_DIR"] = _jax_cache
+    os.environ.setdefault("JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS", "0")
+    os.environ.setdefault("JAX_PERSISTENT_CACHE_MIN_ENTRY_SIZE_BYTES", "0")
 
 # Property tests draw the same examples on every run (the "ci" profile, the default), so a run that passes
 # passes again and a failure reproduces; HYPOTHESIS_PROFILE=explore draws fresh ones (run it when changing the

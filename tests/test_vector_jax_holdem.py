@@ -334,16 +334,24 @@ def test_tables_shard_over_the_local_devices() -> None:
     assert "SHARDED_OK" in run.stdout
 
 
-@pytest.mark.parametrize("ended", [0, 3, 16, 40])
-def test_showdowns_on_gathered_rows_equal_every_row(ended: int) -> None:
-    """Settling only the tables whose hand ended (gathered into a quarter of the rows) pays what settling every
-    table pays, and deals new cards exactly there; past the capacity every table is done."""
-    from poker_envs.vector import _jax_holdem as j
-
+@pytest.fixture(scope="module")
+def forty_tables_into_the_hand() -> tuple:
+    """(game, state): 40 four-seat tables six random steps into their hand, some all-in (built and compiled once
+    for every case of the showdown test)."""
     game = functional.make("nolimit_holdem", num_players=4, starting_stack=[30, 80, 12, 55], ante=1)
     state, out = game.init(jax.random.key(5), 40)
     for t in range(6):  # into the hand, some all-in
         state, out = game.step(state, functional.random_actions(jax.random.key(t), out.action_mask))
+    return game, state
+
+
+@pytest.mark.parametrize("ended", [0, 3, 16, 40])
+def test_showdowns_on_gathered_rows_equal_every_row(ended: int, forty_tables_into_the_hand: tuple) -> None:
+    """Settling only the tables whose hand ended (gathered into a quarter of the rows) pays what settling every
+    table pays, and deals new cards exactly there; past the capacity every table is done."""
+    from poker_envs.vector import _jax_holdem as j
+
+    game, state = forty_tables_into_the_hand
     over = jnp.asarray(np.random.default_rng(ended).permutation(40) < ended)
     key = jax.random.key(9)
     won_g, decks_g = j.showdowns(state, game.rules, over, key, game.deck, capacity=10)
