@@ -247,12 +247,6 @@ def _run(num_hands: int, limit: bool, seed: int, betting: str = "", max_players:
     return seen
 
 
-def test_nolimit_hands_match_pokerkit() -> None:
-    seen = _run(2000, limit=False, seed=20261121)
-    # The sample must really exercise what it claims to check.
-    assert seen["side_pots"] > 300 and seen["showdowns"] > 600 and seen["split"] > 5, seen
-
-
 @contextlib.contextmanager
 def memoized_hands(hand_type: type) -> Iterator[None]:
     """pokerkit values each hand again at every street and showdown step (an Omaha hand about 7 ms, most of
@@ -271,10 +265,19 @@ def memoized_hands(hand_type: type) -> Iterator[None]:
         yield
 
 
+def test_nolimit_hands_match_pokerkit() -> None:
+    with memoized_hands(pokerkit.StandardHighHand):  # pokerkit's hand values cached: the same hands, 6x faster
+        seen = _run(2000, limit=False, seed=20261121)
+    # The sample must really exercise what it claims to check.
+    assert seen["side_pots"] > 300 and seen["showdowns"] > 600 and seen["split"] > 5, seen
+
+
 def test_potlimit_omaha_hands_match_pokerkit() -> None:
-    """Pot-limit Omaha at 2 to 10 seats: the pot-limit raise ranges and the two-plus-three showdowns."""
+    """Pot-limit Omaha at 2 to 10 seats: the pot-limit raise ranges and the two-plus-three showdowns. 2,000 hands
+    meet the same requirements 3,000 did (2026-11-26: 25,125 decisions, 1,444 side pots, 1,769 showdowns, 107
+    split pots, 318 tiny stacks, 653 with antes)."""
     with memoized_hands(pokerkit.OmahaHoldemHand):
-            seen = _run(3000, limit=False, seed=20261126, betting="potlimit", max_players=10, hole_cards=4, hand_rule="omaha")
+            seen = _run(2000, limit=False, seed=20261126, betting="potlimit", max_players=10, hole_cards=4, hand_rule="omaha")
     assert seen["decisions_compared"] > 15000 and seen["side_pots"] > 400 and seen["showdowns"] > 900, seen
     assert seen["split"] > 5 and seen["tiny stacks"] > 300 and seen["antes"] > 500, seen
 
