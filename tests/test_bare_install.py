@@ -8,6 +8,7 @@ by ``import poker_envs`` alone).
 from __future__ import annotations
 
 import subprocess
+import sys
 import venv
 from pathlib import Path
 
@@ -66,15 +67,14 @@ print("PLAYED", len(modules))
 
 def test_bare_install_plays_every_env_without_torch(tmp_path: Path) -> None:
     env_dir = tmp_path / "bare"
-    venv.EnvBuilder(with_pip=True, clear=True).create(env_dir)
+    venv.EnvBuilder(with_pip=False, clear=True).create(env_dir)  # a fresh interpreter with nothing installed
     python = env_dir / "bin" / "python"
-    install = subprocess.run(
-        [str(python), "-m", "pip", "install", "--quiet", "--disable-pip-version-check", str(ROOT)],
-        capture_output=True,
-        text=True,
-    )
+    # This pip installs into it (pip --python): the same install, without bootstrapping a pip into the new venv.
+    pip = [sys.executable, "-m", "pip", "--python", str(python)]
+    install = subprocess.run([*pip, "install", "--quiet", "--disable-pip-version-check", str(ROOT)], capture_output=True, text=True)
     assert install.returncode == 0, install.stderr[-3000:]
-    frozen = subprocess.run([str(python), "-m", "pip", "freeze"], capture_output=True, text=True).stdout.lower()
+    frozen = subprocess.run([*pip, "freeze"], capture_output=True, text=True).stdout.lower()
+    assert "numpy" in frozen and "pettingzoo" in frozen and "poker" in frozen, frozen  # the freeze saw the install
     for heavy in ("torch", "stable-baselines3", "sb3-contrib", "matplotlib", "jax"):
         assert heavy not in frozen, f"the bare install pulled {heavy}"
     run = subprocess.run([str(python), "-c", PLAY_EVERY_ENV], capture_output=True, text=True, cwd=tmp_path)
