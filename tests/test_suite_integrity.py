@@ -39,3 +39,11 @@ def test_no_test_skips_what_make_test_installs() -> None:
 def test_the_scan_sees_a_skip() -> None:
     assert SKIP.search('ss = pytest.importorskip("supersuit")').group(1) == "supersuit"
     assert SKIP.search('@pytest.mark.skipif(importlib.util.find_spec("ray") is None, reason="")').group(2) == "ray"
+
+
+def test_make_demo_installs_only_what_the_demo_needs() -> None:
+    """`make demo` has its own stamp and installs torch and the [zoo] extra, saying so; `make test` the rest."""
+    makefile = (ROOT / "Makefile").read_text()
+    demo = re.search(r"\$\(VENV\)/\.demo-installed:.*?\n((?:\t.*\n)+)", makefile).group(1)
+    assert '-e ".[zoo]"' in demo and "@echo" in demo and "ray" not in demo and "docs" not in demo
+    assert re.search(r"^demo: setup-demo$", makefile, re.M) and re.search(r"^test: setup$", makefile, re.M)
