@@ -188,6 +188,17 @@ def action_mask(s: HoldemState, rules: k.Rules, can: jax.Array, low: jax.Array, 
     return jnp.concatenate([head, legal], axis=1).astype(jnp.int8), targets
 
 
+def play(s: HoldemState, rules: k.Rules, actions: jax.Array) -> tuple[HoldemState, jax.Array]:
+    """Play each table's action id for its seat to act; an illegal id (out of range or masked) is played as a
+    fold, or as the pass of a pass turn. (state after the actions, legal (B,) bool)."""
+    can, low, high, owe = raise_range(s, rules)
+    mask, targets = action_mask(s, rules, can, low, high, owe)
+    actions = jnp.asarray(actions).astype(jnp.int32)
+    num_actions = rules.num_actions
+    legal = (actions >= 0) & (actions < num_actions) & (_at(mask, jnp.clip(actions, 0, num_actions - 1)) == 1)
+    return apply_actions(s, rules, jnp.where(legal, actions, jnp.where(s.passing, 1, 0)), targets), legal
+
+
 def apply_actions(s: HoldemState, rules: k.Rules, actions: jax.Array, targets: jax.Array) -> HoldemState:
     """Play one legal action per table for its seat to act (``targets`` from ``action_mask``)."""
     seat = jnp.arange(rules.n) == s.player[:, None]

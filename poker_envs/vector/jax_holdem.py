@@ -71,12 +71,7 @@ class JaxHoldem:
         """
         rules = self.rules
         b = state.player.shape[0]
-        can, low, high, owe = j.raise_range(state, rules)
-        mask, targets = j.action_mask(state, rules, can, low, high, owe)
-        actions = jnp.asarray(actions).astype(jnp.int32)
-        legal = (actions >= 0) & (actions < self.num_actions) & (j._at(mask, jnp.clip(actions, 0, self.num_actions - 1)) == 1)
-        acts = jnp.where(legal, actions, jnp.where(state.passing, 1, 0))
-        s = j.apply_actions(state, rules, acts, targets)
+        s, legal = j.play(state, rules, actions)
         s, over = j.advance(s, rules)
         key, sub = jax.random.split(s.key)
         won, decks = j.showdowns(s, rules, over, sub, self.deck, self._capacity(b))

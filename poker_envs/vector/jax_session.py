@@ -88,12 +88,7 @@ class JaxHoldemSession:
         rules, n, cfg = self.rules, self.num_players, self.session
         h = state.hand
         b = h.player.shape[0]
-        can, low, high, owe = j.raise_range(h, rules)
-        mask, targets = j.action_mask(h, rules, can, low, high, owe)
-        actions = jnp.asarray(actions).astype(jnp.int32)
-        legal = (actions >= 0) & (actions < self.num_actions) & (j._at(mask, jnp.clip(actions, 0, self.num_actions - 1)) == 1)
-        acts = jnp.where(legal, actions, jnp.where(h.passing, 1, 0))
-        s = j.apply_actions(h, rules, acts, targets)
+        s, legal = j.play(h, rules, actions)
         street = s.street
         s, over = j.advance(s, rules)
         p = s.player
