@@ -34,8 +34,9 @@ demo: setup-demo
 	@echo "make: running the showcase (python -m agent_zoo.showcase): tournaments on every game, then the push/fold chart"
 	$(PY) -m agent_zoo.showcase
 
+# The suite runs on every core (pytest-xdist: one worker per core, idle workers take tests from busy ones).
 test: setup
-	$(PY) -m pytest
+	$(PY) -m pytest -n auto --dist worksteal
 
 # The documentation site (MkDocs + mkdocstrings) into site/; `make test` builds it in strict mode (tests/test_docs.py).
 docs: setup
