@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from test_holdem_properties import tables
 
@@ -120,6 +120,11 @@ def test_threshold() -> None:
 
 @settings(max_examples=150, deadline=None)
 @given(cfg=tables(), seed=st.integers(0, 2**32 - 1))
+# blinds and antes that put short stacks all in, a stack that cannot complete a raise, and a limit game
+@example(cfg=HoldemConfig(num_players=4, small_blind=1, big_blind=2, ante=1, starting_stacks=(2, 3, 1, 120)), seed=0)
+@example(cfg=HoldemConfig(num_players=3, small_blind=2, big_blind=4, starting_stacks=(7, 120, 5)), seed=1)
+@example(cfg=HoldemConfig(num_players=2, small_blind=1, big_blind=2, starting_stacks=(40, 40), betting="limit"), seed=2)
+@example(cfg=HoldemConfig(num_players=10, small_blind=0, big_blind=1, starting_stacks=(1,) * 5 + (60,) * 5), seed=3)
 def test_holdem_kind_agrees_with_the_chips_apply_moves(cfg: HoldemConfig, seed: int) -> None:
     """For every legal action of every decision of a random hand: what the kind says happens to the chips."""
     rng = np.random.default_rng(seed)

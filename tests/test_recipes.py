@@ -20,7 +20,7 @@ import gymnasium
 import numpy as np
 import pytest
 from gymnasium import spaces
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test
@@ -223,6 +223,9 @@ def _play_then(players: int, seed: int, prefix: int, last: str) -> tuple[str, di
 
 @settings(max_examples=40, deadline=None)
 @given(players=st.integers(2, 6), seed=st.integers(0, 2**31), prefix=st.integers(0, 10))
+@example(players=2, seed=0, prefix=0)  # heads-up, the first decision (the button facing the big blind)
+@example(players=6, seed=1, prefix=10)  # six seats, deep into the hand
+@example(players=3, seed=2, prefix=4)
 def test_an_illegal_move_costs_exactly_a_fold_plus_the_penalty(players: int, seed: int, prefix: int) -> None:
     illegal = _play_then(players, seed, prefix, "illegal")
     if illegal is None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from agent_zoo.regret import (
@@ -96,6 +96,11 @@ def test_same_bits_as_the_old_inline_formulas(seed: int) -> None:
 
 @settings(max_examples=200, deadline=None)
 @given(st.lists(st.floats(-1e6, 1e6), min_size=1, max_size=4))
+@example([0.0])  # one action, no regret
+@example([-3.0, -1.0])  # no positive regret: uniform
+@example([0.0, -0.0, 0.0])  # signed zeros count as no regret
+@example([5e-324, 0.0])  # a subnormal positive regret takes all the weight
+@example([1e6, 1e6, -1e6, 1e-6])  # ties at the top and a tiny positive share
 def test_list_form_equals_the_array_form(regrets: list[float]) -> None:
     assert regret_matching_list(regrets) == regret_matching(np.array([regrets]))[0].tolist()
 
