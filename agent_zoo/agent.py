@@ -31,6 +31,9 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
 
 import numpy as np
 
@@ -42,9 +45,25 @@ class Agent(ABC):
     """Base class of zoo agents."""
 
     name: str = "agent"
+    # environment options the agent needs (e.g. {"history": True}: the hand so far in the observation); the
+    # tournament builds its environments with them
+    env_options: Mapping[str, Any] = MappingProxyType({})
 
     def begin_hand(self, seat: int) -> None:
         """Called before each hand (episode) with the seat the agent plays; stateless agents ignore it."""
+
+    def note_rows(self, rows: Sequence[tuple[int, int, int]]) -> None:
+        """Called by ``agent_zoo.runner.play_aec`` right before ``act_batch`` with ``(table, hand, seat)`` of each
+        row (``hand``: index into the runner's hands); agents that log their decisions keep it, others ignore it."""
+
+    def begin_block(self, log: Path | None, hands: Sequence[Mapping[str, int]] = (), **tags: Any) -> None:
+        """Called by the tournament before a block of hands: agents that log their decisions write them to
+        ``log`` (None: no log), ``hands[k]`` naming hand k of the block (deal, rotation) and ``tags`` the block."""
+
+    def finish_block(self) -> dict[str, float]:
+        """Called after the block: the agent's counters over it (summable numbers, e.g. decisions and fallbacks
+        of a language model), which the tournament adds up per agent and reports; none for most agents."""
+        return {}
 
     @abstractmethod
     def act(self, observation: Observation, rng: np.random.Generator) -> int:

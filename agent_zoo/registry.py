@@ -196,6 +196,10 @@ def _jax(arg: str | None, env: Any) -> Agent:
     return agent
 
 
+def _llm(arg: str | None, env: Any) -> Agent:
+    return _import("agent_zoo.llm", "make_llm_agent", "llm")(arg, env)
+
+
 def _module(arg: str | None, env: Any) -> Agent:
     load = _import("agent_zoo.external", "load_module_agent", "module")
     return load(arg, env)
@@ -215,6 +219,7 @@ REGISTRY: dict[str, AgentEntry] = {
     "cluster": AgentEntry(_cluster, True, "policy saved by the log-clustering trainer", "policy learned from a cluster of play logs; limit hold'em"),
     "sb3": AgentEntry(_sb3, True, "model.zip saved by Stable-Baselines3 / sb3-contrib", "an SB3 / sb3-contrib policy trained on the Gymnasium single-agent view (MaskablePPO, PPO, A2C, DQN, ...); the game it was trained on"),
     "jax": AgentEntry(_jax, True, "checkpoint_<update>.npz saved by python -m agent_zoo.jax_ppo train --out DIR", "self-play PPO policy network trained on the device (JAX); the game it was trained on"),
+    "llm": AgentEntry(_llm, True, "MODEL@BASE_URL[,KEY=VALUE...] or a .toml/.json config file", "a language model over an OpenAI-compatible server (OpenAI, vLLM, Ollama, llama.cpp) playing from the text view (docs/llm.md); hold'em"),
     "module": AgentEntry(_module, True, "package.module:callable", "an importable Agent, agent factory (no argument or the env) or function (observation, rng) -> action; any game"),
 }
 

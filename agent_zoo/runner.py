@@ -211,6 +211,7 @@ def play_aec(
         for who, rows in pending.items():
             obs = stack([envs[t].observe(names[seat]) for t, seat in rows])
             rngs = [live[t].rngs[seat] for t, seat in rows]  # type: ignore[union-attr]
+            agents[who].note_rows([(t, live[t].index, seat) for t, seat in rows])  # type: ignore[union-attr]
             actions = act_rows(agents[who], obs, rngs)
             for i, ((t, seat), action) in enumerate(zip(rows, actions.tolist(), strict=True)):
                 env, episode = envs[t], live[t]

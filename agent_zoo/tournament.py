@@ -19,12 +19,14 @@ depends only on its index, so ``workers``, ``tables``, ``block_deals`` and Ray n
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import importlib
 import inspect
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from multiprocessing import get_context
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -34,6 +36,7 @@ from agent_zoo.agent import Agent
 from agent_zoo.registry import make_agent
 from agent_zoo.runner import HandOutcome, HandSpec, child_seed, play_aec, play_vector
 from agent_zoo.stats import StyleCounts
+from agent_zoo.tournament_checkpoint import Checkpoint
 from agent_zoo.tournament_report import Z95, TournamentResult, short_label, summarise
 from poker_envs import catalog
 
@@ -116,6 +119,7 @@ class BlockTask:
     style: bool  # count VPIP/PFR/aggression
     engine: str = "aec"  # "aec" or "vector"
     tables: int = 64  # tables played in lockstep
+    log_dir: str | None = None  # agents that log their decisions write agent<i>_block<b>.jsonl here
 
     @property
     def hands(self) -> int:
@@ -125,12 +129,24 @@ class BlockTask:
 
 @dataclass
 class BlockResult:
-    """Per-deal values of every agent (nan where it did not sit) and style counts per agent."""
+    """Per-deal values of every agent (nan where it did not sit), style counts and the agents' own counters."""
 
     block: int
     values: np.ndarray  # (deals, num_agents)
     style: list[StyleCounts]  # per agent
     places: np.ndarray  # (num_agents, seats): sessions ended in place k + 1 (all zero without sessions)
+    counters: list[dict[str, float]] = field(default_factory=list)  # per agent: Agent.finish_block's counters
+
+    def to_json(self) -> dict[str, Any]:
+        """The block as JSON-ready values (floats round-trip exactly; nan as NaN), for the checkpoint."""
+        return {"block": self.block, "values": self.values.tolist(), "style": [vars(c) for c in self.style],
+                "places": self.places.tolist(), "counters": self.counters}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> BlockResult:
+        return cls(int(data["block"]), np.asarray(data["values"], dtype=np.float64),
+                   [StyleCounts(**c) for c in data["style"]], np.asarray(data["places"], dtype=np.int64),
+                   [dict(c) for c in data["counters"]])
 
 
 def _resolve(agent: str | Agent, env: Any, cache: dict[str, Agent]) -> Agent:
@@ -185,19 +201,30 @@ def play_block(task: BlockTask) -> BlockResult:
     agents = [_resolve(a, env, agent_cache) for a in task.agents]
     layout = deal_layout(env)
     hands, decks = block_hands(task, layout)
-    if task.engine == "vector":
-        engine = _vector_engine(task.game, task.env_config, min(task.tables, len(hands)))
-        buttons = np.zeros(len(hands), dtype=np.int64) if layout.button else None
-        outcomes = play_vector(engine, agents, hands, decks, buttons, style=task.style)
-    else:
-        make = lambda: build_env(task.game, task.env_config)  # noqa: E731
-        outcomes = play_aec(make, agents, hands, tables=task.tables, style=task.style)
-    return reduce_block(task, hands, outcomes, prizes=bool(getattr(env.unwrapped, "session_config", None) and env.unwrapped.session_config.payouts))
+    n = task.lineups.shape[1]
+    ids = [{"deal": task.first_deal + k // n, "rotation": k % n} for k in range(len(hands))]
+    for i, agent in enumerate(agents):
+        log = None if task.log_dir is None else Path(task.log_dir) / f"agent{i}_block{task.block:05d}.jsonl"
+        agent.begin_block(log, ids, block=task.block)
+    try:
+        if task.engine == "vector":
+            engine = _vector_engine(task.game, task.env_config, min(task.tables, len(hands)))
+            buttons = np.zeros(len(hands), dtype=np.int64) if layout.button else None
+            outcomes = play_vector(engine, agents, hands, decks, buttons, style=task.style)
+        else:
+            make = lambda: build_env(task.game, task.env_config)  # noqa: E731
+            outcomes = play_aec(make, agents, hands, tables=task.tables, style=task.style)
+    finally:
+        counters = [agent.finish_block() for agent in agents]  # (also closes the logs of a block that failed)
+    prizes = bool(getattr(env.unwrapped, "session_config", None) and env.unwrapped.session_config.payouts)
+    return reduce_block(task, hands, outcomes, prizes, counters)
 
 
-def reduce_block(task: BlockTask, hands: list[HandSpec], outcomes: list[HandOutcome], prizes: bool) -> BlockResult:
+def reduce_block(task: BlockTask, hands: list[HandSpec], outcomes: list[HandOutcome], prizes: bool,
+                 counters: list[dict[str, float]] | None = None) -> BlockResult:
     """Per-deal values per agent: reward per hand (one-hand episodes and cash sessions: the session's chips over
-    the hands it lasted) or, with prizes, the prize per session; style counts and finishing places per agent."""
+    the hands it lasted) or, with prizes, the prize per session; style counts and finishing places per agent;
+    ``counters``: each agent's own counters over the block (``Agent.finish_block``), passed through."""
     deals, n = task.lineups.shape
     m = len(task.agents)
     values = np.full((deals, m), np.nan)
@@ -216,15 +243,17 @@ def reduce_block(task: BlockTask, hands: list[HandSpec], outcomes: list[HandOutc
                     places[who, outcome.places[seat] - 1] += 1
         sat = weight > 0
         values[i, sat] = sums[sat] / weight[sat]
-    return BlockResult(task.block, values, counts, places)
+    return BlockResult(task.block, values, counts, places, counters or [{} for _ in range(m)])
 
 
 # ---- driver -------------------------------------------------------------------------------------
 
 
 def _run_tasks(tasks: list[BlockTask], workers: int, backend: str, total_hands: int, progress: bool,
-               unit: str = "hand") -> list[BlockResult]:
-    """Run block tasks on this process, a process pool or Ray; returned in task order."""
+               unit: str = "hand", done: dict[int, BlockResult] | None = None,
+               on_result: Callable[[BlockResult], None] | None = None) -> list[BlockResult]:
+    """Run block tasks on this process, a process pool or Ray; returned in task order. ``done``: results of
+    blocks finished before (a resumed run: not played again); ``on_result`` sees each new result as it comes."""
     bar = None
     if progress:
         try:
@@ -233,7 +262,18 @@ def _run_tasks(tasks: list[BlockTask], workers: int, backend: str, total_hands: 
             tqdm = None
         if tqdm is not None:
             bar = tqdm(total=total_hands, unit=unit, desc="tournament")  # unit: what --hands counts
-    results: list[BlockResult | None] = [None] * len(tasks)
+    results: list[BlockResult | None] = [(done or {}).get(t.block) for t in tasks]
+    if bar:
+        bar.update(sum(t.hands for t, r in zip(tasks, results, strict=True) if r is not None))
+    todo = [k for k, r in enumerate(results) if r is None]
+
+    def finished(k: int, result: BlockResult) -> None:
+        results[k] = result
+        if on_result is not None:
+            on_result(result)
+        if bar:
+            bar.update(tasks[k].hands)
+
     try:
         if backend == "ray":
             try:
@@ -243,26 +283,26 @@ def _run_tasks(tasks: list[BlockTask], workers: int, backend: str, total_hands: 
             if not ray.is_initialized():
                 ray.init(num_cpus=workers if workers > 1 else None, include_dashboard=False, log_to_driver=False)
             remote = ray.remote(play_block)
-            pending = {remote.remote(t): k for k, t in enumerate(tasks)}
+            pending = {remote.remote(tasks[k]): k for k in todo}
             while pending:
-                done, _ = ray.wait(list(pending), num_returns=1)
-                k = pending.pop(done[0])
-                results[k] = ray.get(done[0])
-                if bar:
-                    bar.update(tasks[k].hands)
+                ready, _ = ray.wait(list(pending), num_returns=1)
+                k = pending.pop(ready[0])
+                finished(k, ray.get(ready[0]))
         elif workers <= 1:
-            for k, t in enumerate(tasks):
-                results[k] = play_block(t)
-                if bar:
-                    bar.update(t.hands)
+            for k in todo:
+                finished(k, play_block(tasks[k]))
         else:
             with ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn")) as pool:
-                futures = {pool.submit(play_block, t): k for k, t in enumerate(tasks)}
-                for fut in as_completed(futures):
-                    k = futures[fut]
-                    results[k] = fut.result()
-                    if bar:
-                        bar.update(tasks[k].hands)
+                futures = {pool.submit(play_block, tasks[k]): k for k in todo}
+                try:
+                    for fut in as_completed(futures):
+                        finished(futures[fut], fut.result())
+                except BaseException:
+                    pool.shutdown(wait=True, cancel_futures=True)  # blocks under way finish and are kept
+                    for fut, k in futures.items():
+                        if results[k] is None and fut.done() and not fut.cancelled() and fut.exception() is None:
+                            finished(k, fut.result())
+                    raise
     finally:
         if bar:
             bar.close()
@@ -333,6 +373,9 @@ def run_tournament(
     hands_per_episode: int = 1,
     rebuy: bool = False,
     sit_and_go: bool = False,
+    checkpoint: str | Path | None = None,
+    resume: bool = False,
+    log_dir: str | Path | None = None,
 ) -> TournamentResult:
     """Duplicate tournament of ``agents`` (registry specs or Agent objects) on ``game``; see the module doc.
 
@@ -345,6 +388,12 @@ def run_tournament(
     (``rebuy``: stacks topped up every hand), results in reward per hand played; ``sit_and_go`` plays each
     episode down to one stack with blind levels and payouts (``session_config``), results in prize per
     sit-and-go, with finishing places. Then ``hands`` counts episodes (sessions) per match.
+
+    ``checkpoint``: a file (``agent_zoo.tournament_checkpoint``) that gets every block's result as the block
+    finishes; with ``resume`` the blocks already in it are not played again (the result is the same as an
+    uninterrupted run's). ``log_dir``: agents that log their decisions (language models) write one JSON-lines
+    file per agent and block there. Agents that need environment options (``Agent.env_options``) get
+    environments built with them.
     """
     if len(agents) < 2:
         raise ValueError(f"agents: a tournament needs at least two agents, got {len(agents)}")
@@ -367,11 +416,23 @@ def run_tournament(
     _check_engine(engine, game, env_config)
     env = build_env(game, env_config)
     names: list[str] = []
+    needs: dict[str, Any] = {}
     for spec in agents:  # build every agent once here: bad names and files fail before any hand
         agent = spec if isinstance(spec, Agent) else make_agent(spec, env)
         names.append(spec if isinstance(spec, str) else agent.name)
+        for key, value in agent.env_options.items():
+            if env_config.get(key, needs.get(key, value)) != value:
+                raise ValueError(f"agent {names[-1]!r} needs the environment option {key}={value!r}, "
+                                 f"but the tournament has {key}={env_config.get(key, needs.get(key))!r}")
+            needs[key] = value
     if len(set(names)) != len(names):
         raise ValueError(f"agents: names must be distinct, got {names}")
+    if needs and engine == "vector":
+        raise ValueError(f"engine 'vector': agents here need the environment options {needs}, which the batched "
+                         "engine does not give; use engine 'aec'")
+    if needs.keys() - env_config.keys():
+        env_config.update(needs)
+        build_env(game, env_config)  # the options are checked before any hand
     if engine == "vector":
         _vector_engine(game, env_config, 1)  # its configuration errors before any hand
     lineup_seq, deals_seq = np.random.SeedSequence(seed).spawn(2)
@@ -380,8 +441,19 @@ def run_tournament(
         BlockTask(b, game, env_config, tuple(agents), lo, lineups[lo : lo + block_deals], deals_seq, style, engine, tables)
         for b, lo in enumerate(range(0, len(lineups), block_deals))
     ]
+    if log_dir is not None:
+        tasks = [dataclasses.replace(t, log_dir=str(log_dir)) for t in tasks]
+    store = None
+    if checkpoint is not None:
+        header = {"game": game, "agents": names, "hands": hands, "seed": seed, "env_config": env_config, "players": n,
+                  "engine": engine, "block_deals": block_deals, "max_lineups": max_lineups, "style": style}
+        store = Checkpoint(checkpoint, header, resume)
+    elif resume:
+        raise ValueError("resume: give the checkpoint file to resume from")
+    done = {k: BlockResult.from_json(b) for k, b in store.done.items()} if store is not None else {}
+    on_result = (lambda r: store.add(r.to_json())) if store is not None else None
     counted = "sit-and-go" if sit_and_go else "session" if env_config.get("hands_per_episode", 1) > 1 else "hand"
-    blocks = _run_tasks(tasks, workers, backend, int(lineups.size), progress, counted)
+    blocks = _run_tasks(tasks, workers, backend, int(lineups.size), progress, counted, done, on_result)
     values = np.concatenate([r.values for r in blocks])
     agent_mean, agent_ci, agent_deals, mean, ci = summarise(values)
     counts = {name: StyleCounts() for name in names}
@@ -392,9 +464,14 @@ def run_tournament(
     summary = {name: c.summary(entry.has_calls) for name, c in counts.items()} if style else {}
     unit = "prize" if env_config.get("payouts") else entry.reward_unit
     places = np.sum([r.places for r in blocks], axis=0)
+    counters: dict[str, dict[str, float]] = {}
+    for r in blocks:  # in block order, so float sums repeat exactly
+        for name, c in zip(names, r.counters, strict=True):
+            for key, value in c.items():
+                counters.setdefault(name, {})[key] = counters.get(name, {}).get(key, 0) + value
     return TournamentResult(
         game, unit, names, hands, seed, mean, ci, summary, counts, n, agent_mean, agent_ci, agent_deals,
-        int(env_config.get("hands_per_episode", 1)), places,
+        int(env_config.get("hands_per_episode", 1)), places, counters,
     )
 
 
@@ -425,7 +502,12 @@ def build_parser() -> argparse.ArgumentParser:
     cli.add_threads(parser)
     cli.add_env_config(parser)
     cli.add_json(parser, "the whole result")
-    cli.add_out(parser, None, "tournament_<game>.json, .csv (results matrix) and .png (heat map) (default: nothing written)")
+    cli.add_out(parser, None, "tournament_<game>.json, .csv (results matrix) and .png (heat map), the checkpoint "
+                "tournament_<game>.checkpoint.jsonl (every finished block) and decisions/ (language models' decision "
+                "logs) (default: nothing written)")
+    parser.add_argument("--resume", metavar="DIR", default=None,
+                        help="continue the interrupted tournament whose --out was DIR (same arguments): finished blocks "
+                             "are read from its checkpoint, not played again")
     cli.add_progress(parser)
     return parser
 
@@ -448,6 +530,12 @@ def main(argv: Sequence[str] | None = None) -> TournamentResult:
         build_env(args.game, env_config, args.players)
     except (TypeError, ValueError) as exc:
         parser.error(f"--env-config: {exc}")
+    if args.resume is not None and args.out is not None and Path(args.resume) != Path(args.out):
+        parser.error(f"argument --resume: {args.resume} differs from --out {args.out} (--resume DIR writes to DIR)")
+    out = args.resume if args.resume is not None else args.out
+    if args.resume is not None and not Path(args.resume).is_dir():
+        parser.error(f"argument --resume: no such folder {args.resume!r}")
+    checkpoint = Path(out) / f"tournament_{args.game}.checkpoint.jsonl" if out is not None else None
     try:
         result = run_tournament(
             args.game,
@@ -465,13 +553,20 @@ def main(argv: Sequence[str] | None = None) -> TournamentResult:
             hands_per_episode=args.hands_per_episode,
             rebuy=args.rebuy,
             sit_and_go=args.sit_and_go,
+            checkpoint=checkpoint,
+            resume=args.resume is not None,
+            log_dir=Path(out) / "decisions" if out is not None else None,
         )
     except (ValueError, RuntimeError) as exc:
-        parser.exit(2, f"{parser.prog}: error: {exc}\n")
+        kept = f" (finished blocks are kept: rerun with --resume {out})" if checkpoint is not None and checkpoint.exists() else ""
+        parser.exit(2, f"{parser.prog}: error: {exc}{kept}\n")
+    except KeyboardInterrupt:
+        kept = f": finished blocks are kept, rerun with --resume {out}" if checkpoint is not None else ""
+        parser.exit(130, f"{parser.prog}: interrupted{kept}\n")
     if not cli.emit_json(result.to_dict(), args.json):
         print(result.table())
-    if args.out is not None:
-        stem = cli.out_dir(args.out) / f"tournament_{args.game}"
+    if out is not None:
+        stem = cli.out_dir(out) / f"tournament_{args.game}"
         try:
             stem.with_suffix(".json").write_text(json.dumps(result.to_dict(), indent=1))
             result.write_csv(str(stem.with_suffix(".csv")))

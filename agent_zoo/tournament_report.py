@@ -66,6 +66,18 @@ class TournamentResult:
     agent_deals: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))  # deals it sat in
     hands_per_episode: int = 1  # > 1: sessions; ``hands`` then counts sessions per match
     places: np.ndarray = field(default_factory=lambda: np.zeros((0, 0), dtype=np.int64))  # (agents, seats) sessions per place
+    counters: dict[str, dict[str, float]] = field(default_factory=dict)  # per agent that counts: its summed counters
+
+    def decisions(self) -> dict[str, dict[str, float]]:
+        """Each counting agent's counters (language models: decisions, parse failures, reprompts, fallbacks,
+        tokens, ...) with ``mean_latency_s`` (``latency_s`` per decision) where both are counted."""
+        out = {}
+        for name, c in self.counters.items():
+            row = dict(c)
+            if c.get("decisions") and "latency_s" in c:
+                row["mean_latency_s"] = c["latency_s"] / c["decisions"]
+            out[name] = row
+        return out
 
     def mean_places(self) -> list[float | None]:
         """Each agent's mean finishing place over its sessions (None without sessions)."""
@@ -127,6 +139,16 @@ class TournamentResult:
             lines.append(f"{'agent':<{width}}{'mean place':>11}  sessions finished 1st, 2nd, ...")
             for name, mean, row in zip(self.agents, self.mean_places(), self.places, strict=True):
                 lines.append(f"{short[name]:<{width}}{mean:>11.2f}  {' '.join(str(int(c)) for c in row)}")
+        decisions = self.decisions()
+        if decisions:
+            columns = [("decisions", "decisions", "d"), ("parse_failures", "parse fails", "d"), ("reprompts", "reprompts", "d"),
+                       ("fallbacks", "fallbacks", "d"), ("mean_latency_s", "latency s", ".3f"),
+                       ("prompt_tokens", "prompt tok", "d"), ("completion_tokens", "reply tok", "d")]
+            lines.append("")
+            lines.append(f"{'agent':<{width}}" + "".join(f"{title:>13}" for _, title, _ in columns))
+            for name, row in decisions.items():
+                cells = ["n/a" if key not in row else format(row[key] if f != "d" else int(row[key]), f) for key, _, f in columns]
+                lines.append(f"{short[name]:<{width}}" + "".join(f"{c:>13}" for c in cells))
         return "\n".join(lines)
 
     def to_dict(self) -> dict[str, Any]:
@@ -146,6 +168,7 @@ class TournamentResult:
             "places": {a: row.tolist() for a, row in zip(self.agents, self.places, strict=True)} if self.places.sum() else None,
             "mean_place": dict(zip(self.agents, self.mean_places(), strict=True)) if self.places.sum() else None,
             "style": self.style,
+            "decisions": self.decisions() or None,
         }
 
     def write_csv(self, path: str) -> None:
@@ -192,9 +215,14 @@ class TournamentResult:
 
 
 def short_label(spec: str, width: int = 22) -> str:
-    """``cfr:/long/path/leduc.npz`` -> ``cfr:leduc.npz`` (cut to ``width``) for plot labels."""
+    """``cfr:/long/path/leduc.npz`` -> ``cfr:leduc.npz`` (cut to ``width``) for plot labels; an argument holding
+    a URL (``llm:model@http://host/v1``) keeps its start, without the scheme."""
     from pathlib import PurePath
 
     name, sep, arg = spec.partition(":")
-    label = f"{name}:{PurePath(arg).name}" if sep else spec
+    if "://" in arg:
+        head, _, rest = arg.partition("://")
+        label = f"{name}:{head.rsplit('@', 1)[0]}@{rest}" if "@" in head else f"{name}:{rest}"
+    else:
+        label = f"{name}:{PurePath(arg).name}" if sep else spec
     return label if len(label) <= width else label[: width - 1] + "…"

@@ -1,0 +1,152 @@
+"""``LLMAgent``: a language model over an OpenAI-compatible server plays from the text view of the observation.
+
+Each decision is a short conversation: the text view's prompt (``poker_envs.text.TextTable``) -> the model's
+reply -> the view's parser. A reply that gives no legal action (unparsable, illegal, out of range) is answered
+with the parser's error message and asked again, at most ``max_reprompts`` times; then the agent takes the
+documented fallback: check when checking is free, else fold. Every failure, reprompt and fallback is counted
+(``agent_zoo.llm.stats``); a bad reply never stops a hand. A server that fails is another matter
+(``agent_zoo.llm.client``): retried with backoff, then ``LLMServerError``.
+
+``act_batch`` over m observations (one per table deciding) sends the m conversations at once from a pool of
+``concurrency`` threads, so a tournament playing 64 tables waits for one round trip per round, not 64.
+
+Reproducibility: each decision draws one seed from its seat's Generator (row order, before any request) and
+sends it as the request's ``seed``; a server that honours seeds (and ``temperature=0``) then repeats its replies.
+
+Decision log: between ``begin_block(path, hands)`` and ``finish_block()`` (the tournament calls them around each
+block) every decision is one JSON line in ``path``: the ids the runner gave (``table``, ``hand``, ``seat``, and
+the block's ``hands[hand]``, e.g. deal and rotation), the prompt, the replies, the failures, the action, latency
+and tokens.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from types import MappingProxyType
+from typing import IO, Any
+
+import numpy as np
+
+from agent_zoo.agent import Agent, Observation, Rngs, batch_size, row, row_rngs
+from agent_zoo.llm.client import ChatClient
+from agent_zoo.llm.config import LLMConfig
+from agent_zoo.llm.stats import Decision, DecisionCounts
+
+SEED_BOUND = 2**31 - 1  # seeds sent to the server lie in [0, SEED_BOUND)
+
+
+class LLMAgent(Agent):
+    """A language-model player; ``table`` is the text view built for the env (``TextTable.for_env``)."""
+
+    env_options: Mapping[str, Any] = MappingProxyType({"history": True})  # the views read the hand so far
+
+    def __init__(self, config: LLMConfig, table: Any, name: str | None = None) -> None:
+        self.config = config
+        self.table = table
+        self.name = name or f"llm:{config.model}@{config.base_url}"
+        self.counts = DecisionCounts()
+        self._client: ChatClient | None = None
+        self._pool: ThreadPoolExecutor | None = None
+        self._log: IO[str] | None = None
+        self._hand_ids: Sequence[Mapping[str, int]] = ()
+        self._rows: Sequence[tuple[int, int, int]] | None = None
+        self._log_tags: dict[str, Any] = {}
+
+    # pickling (a tournament sends agents to worker processes): the client, threads and log stay behind
+    def __getstate__(self) -> dict[str, Any]:
+        state = dict(self.__dict__)
+        state.update(_client=None, _pool=None, _log=None, _rows=None)
+        return state
+
+    def client(self) -> ChatClient:
+        if self._client is None:
+            self._client = ChatClient(self.config)
+        return self._client
+
+    # ---- acting ---------------------------------------------------------------------------------
+
+    def act(self, observation: Observation, rng: np.random.Generator) -> int:
+        return int(self.act_batch({k: np.asarray(v)[None] for k, v in observation.items()}, [rng])[0])
+
+    def act_batch(self, observations: Observation, rng: Rngs) -> np.ndarray:
+        m = batch_size(observations)
+        rngs = row_rngs(rng, m)
+        self.client()  # made once here, not raced for by the threads
+        seeds = [int(g.integers(SEED_BOUND)) if self.config.seed else None for g in rngs]
+        rows = [row(observations, i) for i in range(m)]
+        ids, self._rows = self._rows, None
+        if m == 1 or self.config.concurrency == 1:
+            decisions = [self.decide(o, s) for o, s in zip(rows, seeds, strict=True)]
+        else:
+            if self._pool is None:
+                self._pool = ThreadPoolExecutor(self.config.concurrency, thread_name_prefix="llm")
+            decisions = list(self._pool.map(self.decide, rows, seeds))
+        for i, d in enumerate(decisions):
+            self.counts.add(d)
+            if self._log is not None:
+                self._write(d, rows[i], ids[i] if ids is not None and len(ids) == m else None)
+        return np.array([d.action for d in decisions], dtype=np.int64)
+
+    def decide(self, observation: Mapping[str, np.ndarray], seed: int | None) -> Decision:
+        """One decision: prompt -> reply -> parse, reprompted with the error up to ``max_reprompts`` times, then
+        the fallback. Server failures raise ``LLMServerError``; a bad reply never does."""
+        cfg, table = self.config, self.table
+        mask = np.asarray(observation["action_mask"])
+        prompt = table.prompt(observation)
+        d = Decision(prompt=prompt, seed=seed)
+        messages = [{"role": "system", "content": cfg.system_prompt}, {"role": "user", "content": prompt}]
+        for attempt in range(cfg.max_reprompts + 1):
+            reply = self.client().chat(messages, seed)
+            d.replies.append(reply.text)
+            d.latency_s += reply.latency_s
+            d.retries += reply.retries
+            if reply.prompt_tokens is not None:
+                d.prompt_tokens = (d.prompt_tokens or 0) + reply.prompt_tokens
+                d.completion_tokens = (d.completion_tokens or 0) + (reply.completion_tokens or 0)
+                d.usage_requests += 1
+            parsed = table.parse(reply.text, observation)
+            if parsed.action is not None and 0 <= parsed.action < mask.size and mask[parsed.action]:
+                d.action, d.snapped = int(parsed.action), bool(parsed.snapped)
+                return d
+            d.failures.append(parsed.failure or "illegal")
+            if attempt < cfg.max_reprompts:
+                again = table.reprompt(parsed, observation)
+                d.reprompts.append(again)
+                messages += [{"role": "assistant", "content": reply.text}, {"role": "user", "content": again}]
+        d.action, d.fallback = int(table.fallback(observation)), True
+        return d
+
+    # ---- the runner's and the tournament's hooks ----------------------------------------------
+
+    def note_rows(self, rows: Sequence[tuple[int, int, int]]) -> None:
+        self._rows = rows
+
+    def begin_block(self, log: Path | None, hands: Sequence[Mapping[str, int]] = (), **tags: Any) -> None:
+        self.finish_block()
+        self._hand_ids, self._log_tags = hands, dict(tags)
+        if log is not None:
+            Path(log).parent.mkdir(parents=True, exist_ok=True)
+            self._log = open(log, "w")  # noqa: SIM115 (closed by finish_block)
+
+    def finish_block(self) -> dict[str, float]:
+        counters = self.counts.counters()
+        self.counts = DecisionCounts()
+        if self._log is not None:
+            self._log.close()
+            self._log = None
+        return counters
+
+    def _write(self, d: Decision, observation: Mapping[str, np.ndarray], ids: tuple[int, int, int] | None) -> None:
+        head: dict[str, Any] = {"agent": self.name, **self._log_tags}
+        if ids is not None:
+            table, hand, seat = ids
+            head.update(table=table, hand=hand, seat=seat)
+            if 0 <= hand < len(self._hand_ids):
+                head.update(self._hand_ids[hand])
+        head["state"] = self.table.state_json(observation)
+        assert self._log is not None
+        self._log.write(json.dumps({**head, **d.record()}) + "\n")
+        self._log.flush()
