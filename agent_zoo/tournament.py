@@ -496,6 +496,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--engine", choices=ENGINES, default="aec", help="AEC environments or the batched engine (hold'em, Leduc, Kuhn)")
     parser.add_argument("--tables", type=int, default=64, help="tables played in lockstep per worker")
     parser.add_argument("--max-lineups", type=int, default=500, help="most sets of agents when there are more agents than seats")
+    parser.add_argument("--block-deals", type=int, default=250,
+                        help="deals per block: the work sent to a worker, and what the checkpoint saves at once")
     parser.add_argument("--hands-per-episode", type=int, default=1, help="cash sessions of this many hands (--hands then counts sessions)")
     parser.add_argument("--rebuy", action="store_true", help="with --hands-per-episode: every stack topped up to the start each hand")
     parser.add_argument("--sit-and-go", action="store_true", help="each episode a sit-and-go: blind levels, eliminations, payouts")
@@ -550,6 +552,7 @@ def main(argv: Sequence[str] | None = None) -> TournamentResult:
             engine=args.engine,
             tables=args.tables,
             max_lineups=args.max_lineups,
+            block_deals=args.block_deals,
             hands_per_episode=args.hands_per_episode,
             rebuy=args.rebuy,
             sit_and_go=args.sit_and_go,

@@ -90,6 +90,8 @@ class StubServer:
         self.delay = delay  # seconds every policy answer waits
         self.models = None if models is None else set(models)  # None: any model name
         self.api_key = api_key  # None: no key checked
+        self.fail_after: int | None = None  # answer HTTP 503 to every chat request after this many (None: never)
+        self.answered = 0  # chat requests answered with a reply
         self.requests: list[dict[str, Any]] = []  # every request body received, in arrival order
         self._queue: deque[Reply] = deque(replies)
         self._lock = threading.Lock()
@@ -112,6 +114,9 @@ class StubServer:
 
     def next_reply(self, model: str, seed: int | None, messages: Messages) -> Reply:
         with self._lock:
+            if self.fail_after is not None and self.answered >= self.fail_after:
+                return Reply("The server is overloaded.", status=503)
+            self.answered += 1
             if self._queue:
                 return self._queue.popleft()
         return Reply(self.policy(model, seed, messages), delay=self.delay)
@@ -194,3 +199,19 @@ class _Handler(BaseHTTPRequestHandler):
             words = len(reply.text.split())
             out["usage"] = {"prompt_tokens": prompt_words, "completion_tokens": words, "total_tokens": prompt_words + words}
         self._send(200, out)
+
+
+if __name__ == "__main__":  # a stub in its own process (benchmarks): prints its URL, serves until killed
+    import argparse
+    import sys
+
+    parser = argparse.ArgumentParser(description="scripted OpenAI-compatible chat server on 127.0.0.1")
+    parser.add_argument("--delay", type=float, default=0.0, help="seconds every reply waits")
+    args = parser.parse_args()
+    server = StubServer(delay=args.delay)
+    print(server.url, flush=True)
+    try:
+        threading.Event().wait()
+    except KeyboardInterrupt:
+        server.close()
+        sys.exit(0)

@@ -1,0 +1,264 @@
+"""Language-model players (agent_zoo.llm) against the scripted OpenAI-compatible stub on 127.0.0.1 (tests/llm_stub.py).
+
+Known truths used: the stub's policy answers one of the legal actions the prompt lists, so every reply parses
+(no failure, no fallback); a scripted sequence of replies gives counts worked out by hand; identical seeds give
+identical tournaments; a resumed tournament equals an uninterrupted one.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from agent_zoo.llm import LLMAgent, LLMServerError, make_llm_agent, parse_llm_arg
+from agent_zoo.llm.client import ChatClient
+from agent_zoo.tournament import build_env, main, run_tournament
+from tests.llm_stub import Reply, StubServer, choose_action, closed_url, listed_actions
+
+
+@pytest.fixture
+def stub():
+    with StubServer() as server:
+        yield server
+
+
+def first_decision(env, seed: int = 3) -> dict:
+    """The observation of the first player to act in a hand dealt by ``seed``."""
+    env.reset(seed=seed)
+    return env.observe(env.agent_selection)
+
+
+def legal_reply(agent: LLMAgent, observation: dict) -> str:
+    """A reply naming a listed legal action of the agent's prompt (the stub's own choice rule)."""
+    return choose_action(listed_actions(agent.table.prompt(observation))[0])
+
+
+# ---- the spec -----------------------------------------------------------------------------------
+
+
+def test_spec_options_and_config_file(tmp_path):
+    cfg = parse_llm_arg("qwen2.5:7b@http://127.0.0.1:11434/v1,temperature=0.7,max_reprompts=1,seed=false")
+    assert (cfg.model, cfg.base_url, cfg.temperature, cfg.max_reprompts, cfg.seed) == (
+        "qwen2.5:7b", "http://127.0.0.1:11434/v1", 0.7, 1, False)
+    path = tmp_path / "agent.toml"
+    path.write_text('model = "m"\nbase_url = "http://127.0.0.1:8000/v1"\nsystem_prompt = "Play tight, then fold."\n')
+    cfg = parse_llm_arg(str(path))
+    assert cfg.system_prompt == "Play tight, then fold." and cfg.base_url.endswith(":8000/v1")
+    for arg, words in [("gpt-4o", "no server URL"), ("m@http://h/v1,tempo=1", "unknown llm option"),
+                       ("m@http://h/v1,retries=-1", "retries must be"), ("m@ftp://h", "base_url must be"),
+                       ("m@http://h/v1,retries", "KEY=VALUE"), (str(tmp_path / "none.toml"), "no such config file")]:
+        with pytest.raises(ValueError, match=words):
+            parse_llm_arg(arg)
+
+
+# ---- one decision -------------------------------------------------------------------------------
+
+
+def test_malformed_replies_are_reprompted_then_fall_back_with_exact_counts(stub):
+    from poker_envs.text import FAILURE_KINDS
+
+    env = build_env("nolimit", {"history": True})
+    obs = first_decision(env)
+    agent = make_llm_agent(f"m@{stub.url},max_reprompts=2", env)
+    good = legal_reply(agent, obs)
+    # two bad replies, then a good one: 3 requests, 2 failures, 2 reprompts, no fallback
+    stub.push(Reply("I think I will go for a walk"), Reply("raise to 999999999"), Reply(good))
+    action = agent.act(obs, np.random.default_rng(0))
+    assert obs["action_mask"][action] == 1 and action == agent.table.parse(good, obs).action
+    c = agent.counts
+    assert (c.decisions, c.requests, c.parse_failures, c.reprompts, c.fallbacks) == (1, 3, 2, 2, 0)
+    assert set(c.failures) <= set(FAILURE_KINDS) and sum(c.failures.values()) == 2
+    # the reprompt carries the parser's error and the conversation so far
+    second = stub.requests[1]["messages"]
+    assert [m["role"] for m in second] == ["system", "user", "assistant", "user"]
+    assert second[2]["content"] == "I think I will go for a walk" and second[3]["content"]
+    # three bad replies with max_reprompts=2: the fallback (check if free, else fold); heads-up the button acts
+    # first pre-flop, facing the big blind: checking is not free, so it folds (action 0)
+    stub.push(Reply("?"), Reply("!!"), Reply("maybe"))
+    action = agent.act(obs, np.random.default_rng(0))
+    assert action == agent.table.fallback(obs) == 0
+    c = agent.counts
+    assert (c.decisions, c.requests, c.parse_failures, c.reprompts, c.fallbacks) == (2, 6, 5, 4, 1)
+    assert c.prompt_tokens > 0 and c.requests_with_usage == 6
+    # no usage block: tokens not counted, requests still are
+    stub.push(Reply(good, usage=False))
+    before = c.prompt_tokens
+    agent.act(obs, np.random.default_rng(0))
+    assert agent.counts.prompt_tokens == before and agent.counts.requests_with_usage == 6 and agent.counts.requests == 7
+
+
+def test_http_500_is_retried_with_backoff_then_one_clear_error(stub):
+    env = build_env("nolimit", {"history": True})
+    obs = first_decision(env)
+    agent = make_llm_agent(f"m@{stub.url},retries=2,backoff=0.01", env)
+    stub.push(Reply(status=500), Reply(status=500), Reply(legal_reply(agent, obs)))
+    action = agent.act(obs, np.random.default_rng(0))
+    assert obs["action_mask"][action] and agent.counts.retries == 2 and agent.counts.requests == 1
+    stub.push(*[Reply("down", status=500)] * 3)
+    with pytest.raises(LLMServerError, match=r"HTTP 500 .* after 3 tries"):
+        agent.act(obs, np.random.default_rng(0))
+
+
+def test_the_seed_comes_from_the_seat_generator(stub):
+    env = build_env("nolimit", {"history": True})
+    obs = first_decision(env)
+    agent = make_llm_agent(f"m@{stub.url}", env)
+    agent.act(obs, np.random.default_rng(7))
+    agent.act(obs, np.random.default_rng(7))
+    agent.act(obs, np.random.default_rng(8))
+    seeds = [r["seed"] for r in stub.requests]
+    assert seeds[0] == seeds[1] != seeds[2] and seeds[0] == int(np.random.default_rng(7).integers(2**31 - 1))
+    off = make_llm_agent(f"m@{stub.url},seed=false", env)
+    off.act(obs, np.random.default_rng(7))
+    assert "seed" not in stub.requests[-1]
+
+
+def test_requests_of_a_batch_are_in_flight_together():
+    """8 rows against a stub answering in 0.3 s: with concurrency 8 all 8 wait at the server at the same time."""
+    with StubServer(delay=0.3) as server:
+        env = build_env("nolimit", {"history": True})
+        obs = first_decision(env)
+        agent = make_llm_agent(f"m@{server.url},concurrency=8", env)
+        inflight, peak = [0], [0]
+        lock = threading.Lock()
+        original = server.next_reply
+
+        def counting(*args):
+            with lock:
+                inflight[0] += 1
+                peak[0] = max(peak[0], inflight[0])
+            try:
+                reply = original(*args)
+                time.sleep(reply.delay)
+                return Reply(reply.text)
+            finally:
+                with lock:
+                    inflight[0] -= 1
+
+        server.next_reply = counting  # type: ignore[method-assign]
+        batch = {k: np.stack([v] * 8) for k, v in obs.items()}
+        actions = agent.act_batch(batch, [np.random.default_rng(i) for i in range(8)])
+        assert peak[0] == 8 and all(batch["action_mask"][0][a] for a in actions)
+
+
+# ---- tournaments --------------------------------------------------------------------------------
+
+
+def six_max(url: str, **kw):
+    agents = [f"llm:stub-{k}@{url}" for k in "abc"] + ["heuristic", "random", "fold"]
+    return run_tournament("nolimit", agents, hands=12, players=6, seed=5, block_deals=1, tables=8, progress=False, **kw)
+
+
+def test_six_max_tournament_with_three_llm_agents_repeats_and_reports(stub, tmp_path):
+    first = six_max(stub.url, log_dir=tmp_path / "decisions")
+    requests = len(stub.requests)
+    second = six_max(stub.url, workers=2)  # the counters come back from the worker processes
+    assert np.array_equal(first.agent_mean, second.agent_mean) and np.array_equal(first.mean, second.mean)
+    llm = [a for a in first.agents if a.startswith("llm:")]
+    assert sorted(first.counters) == sorted(llm) and sorted(second.counters) == sorted(llm)
+    stats = first.decisions()
+    for name in llm:
+        a, b = stats[name], second.decisions()[name]
+        assert {k: v for k, v in a.items() if "latency" not in k} == {k: v for k, v in b.items() if "latency" not in k}
+        assert a["decisions"] > 0 and a["parse_failures"] == a["fallbacks"] == a["reprompts"] == 0  # legal replies
+        assert a["requests"] == a["decisions"] and a["mean_latency_s"] > 0 and a["prompt_tokens"] > 0
+    assert sum(stats[n]["requests"] for n in llm) == requests  # every request the stub got is counted once
+    # the JSON and the table report them
+    assert first.to_dict()["decisions"][llm[0]]["decisions"] == stats[llm[0]]["decisions"]
+    assert "parse fails" in first.table() and "reprompts" in first.table()
+    # the decision log: one line per decision, with its ids
+    lines = [json.loads(line) for f in sorted((tmp_path / "decisions").glob("*.jsonl")) for line in f.read_text().splitlines()]
+    assert len(lines) == sum(stats[n]["decisions"] for n in llm)
+    rec = lines[0]
+    assert {"agent", "block", "deal", "rotation", "table", "hand", "seat", "prompt", "replies", "failures", "action",
+            "fallback", "latency_s", "prompt_tokens", "completion_tokens", "seed", "state"} <= set(rec)
+    assert rec["deal"] == rec["block"] and 0 <= rec["rotation"] < 6  # block_deals=1: block b is deal b
+    assert {r["agent"] for r in lines} == set(llm)
+
+
+def test_llm_agents_refuse_the_batched_engine(stub):
+    with pytest.raises(ValueError, match="engine 'aec'"):
+        run_tournament("nolimit", [f"llm:m@{stub.url}", "random"], hands=2, engine="vector", progress=False)
+
+
+def test_interrupted_tournament_resumes_without_replaying_finished_deals(stub, tmp_path, capsys):
+    args = ["--game", "nolimit", "--players", "6", "--hands", "18", "--seed", "2", "--block-deals", "1", "--no-progress", "--agents",
+            f"llm:a@{stub.url},retries=0", f"llm:b@{stub.url},retries=0", "heuristic"]
+    full = main([*args, "--out", str(tmp_path / "full")])
+    per_run = len(stub.requests)
+    stub.requests.clear()
+    stub.answered, stub.fail_after = 0, per_run // 2  # the server goes down half-way
+    with pytest.raises(SystemExit) as exit_info:
+        main([*args, "--out", str(tmp_path / "cut")])
+    err = capsys.readouterr().err.strip()
+    assert exit_info.value.code == 2 and "Traceback" not in err and len(err.splitlines()) == 1
+    assert "HTTP 503" in err and f"--resume {tmp_path / 'cut'}" in err
+    lines = (tmp_path / "cut" / "tournament_nolimit.checkpoint.jsonl").read_text().splitlines()
+    finished = len(lines) - 1
+    assert 0 < finished < 3  # 3 blocks (one deal of 6 hands each): those finished before the failure
+    # the same --out again without --resume refuses to overwrite the finished blocks
+    with pytest.raises(SystemExit):
+        main([*args, "--out", str(tmp_path / "cut")])
+    assert "--resume" in capsys.readouterr().err
+    stub.fail_after, stub.answered = None, 0
+    stub.requests.clear()
+    resumed = main([*args, "--resume", str(tmp_path / "cut")])
+    assert 0 < len(stub.requests) < per_run  # the finished blocks were not asked again
+    assert np.array_equal(resumed.agent_mean, full.agent_mean) and np.array_equal(resumed.mean, full.mean)
+    for name in full.counters:
+        assert resumed.counters[name]["decisions"] == full.counters[name]["decisions"]
+        assert resumed.counters[name]["requests"] == full.counters[name]["requests"]
+    saved = json.loads((tmp_path / "cut" / "tournament_nolimit.json").read_text())
+    assert saved["ranking"] == json.loads((tmp_path / "full" / "tournament_nolimit.json").read_text())["ranking"]
+    # another tournament's checkpoint is refused, naming the setting that differs
+    with pytest.raises(SystemExit):
+        main([*args[:7], "3", *args[8:], "--resume", str(tmp_path / "cut")])
+    assert "seed was 2, now 3" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("case", ["unreachable", "model", "key", "no_url"])
+def test_bad_server_input_is_one_line_through_the_cli(case, capsys):
+    with StubServer(models=["real-model"], api_key="secret") as server:
+        spec, words = {
+            "unreachable": (f"llm:real-model@{closed_url()},retries=1,backoff=0.01", ["cannot connect", "127.0.0.1"]),
+            "model": (f"llm:no-such-model@{server.url}", ["404", "no-such-model"]),
+            "key": (f"llm:real-model@{server.url},api_key_env=POKER_ENVS_TEST_NO_KEY", ["401", "POKER_ENVS_TEST_NO_KEY"]),
+            "no_url": ("llm:gpt-4o", ["no server URL", "llm:<model>@<base_url>"]),
+        }[case]
+        with pytest.raises(SystemExit) as exit_info:
+            main(["--game", "nolimit", "--agents", spec, "random", "--hands", "2", "--no-progress"])
+    err = capsys.readouterr().err.strip()
+    assert exit_info.value.code == 2 and "Traceback" not in err and len(err.splitlines()) == 1, err
+    assert all(w in err for w in words), err
+
+
+def test_client_errors_name_the_url_without_a_table():
+    """The client alone (no text view): 401 and connection refused."""
+    from agent_zoo.llm import LLMConfig
+
+    with StubServer(api_key="secret") as server:
+        with pytest.raises(LLMServerError, match="refused the API key"):
+            ChatClient(LLMConfig("m", server.url, retries=0)).chat([{"role": "user", "content": "hi"}], None)
+    url = closed_url()
+    with pytest.raises(LLMServerError, match=f"cannot connect to the server at {url}"):
+        ChatClient(LLMConfig("m", url, retries=0)).chat([{"role": "user", "content": "hi"}], None)
+
+
+def test_example_runs_against_the_stub(stub, tmp_path):
+    import importlib.util
+    import sys
+
+    path = Path(__file__).resolve().parent.parent / "examples" / "llm_vs_zoo.py"
+    spec = importlib.util.spec_from_file_location("example_llm_vs_zoo", path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    result = module.main(["--model", "stub", "--base-url", stub.url, "--hands", "6", "--no-progress", "--out", str(tmp_path)])
+    spec_name = f"llm:stub@{stub.url}"
+    assert result.agents[0] == spec_name and result.counters[spec_name]["decisions"] > 0
+    assert (tmp_path / "tournament_nolimit.json").is_file() and list((tmp_path / "decisions").glob("*.jsonl"))
