@@ -262,3 +262,23 @@ def test_example_runs_against_the_stub(stub, tmp_path):
     spec_name = f"llm:stub@{stub.url}"
     assert result.agents[0] == spec_name and result.counters[spec_name]["decisions"] > 0
     assert (tmp_path / "tournament_nolimit.json").is_file() and list((tmp_path / "decisions").glob("*.jsonl"))
+
+
+def test_checkpoint_resume_equals_an_uninterrupted_run_for_zoo_agents(tmp_path):
+    """The checkpoint alone (no server): cut after the first block (and a half-written line), resume, compare."""
+    kw = dict(hands=24, players=3, seed=4, block_deals=2, tables=4, progress=False)
+    agents = ["heuristic", "random", "fold"]
+    full = run_tournament("nolimit", agents, **kw)
+    path = tmp_path / "ck.jsonl"
+    run_tournament("nolimit", agents, checkpoint=path, **kw)
+    lines = path.read_text().splitlines()
+    assert len(lines) == 1 + 4 and [json.loads(line)["block"] for line in lines[1:]] == [0, 1, 2, 3]
+    path.write_text("\n".join(lines[:2]) + "\n" + lines[2][: len(lines[2]) // 2])  # block 0 kept, block 1 cut short
+    resumed = run_tournament("nolimit", agents, checkpoint=path, resume=True, **kw)
+    assert np.array_equal(resumed.agent_mean, full.agent_mean) and np.array_equal(resumed.mean, full.mean)
+    assert resumed.style == full.style
+    assert [json.loads(line)["block"] for line in path.read_text().splitlines()[1:]] == [0, 1, 2, 3]
+    with pytest.raises(ValueError, match="holds another run's finished blocks"):
+        run_tournament("nolimit", agents, checkpoint=path, **kw)
+    with pytest.raises(ValueError, match="hands was 24, now 12"):
+        run_tournament("nolimit", agents, checkpoint=path, resume=True, **{**kw, "hands": 12})
