@@ -147,6 +147,7 @@ def _error(status: int, message: str, code: str | None) -> dict[str, Any]:
 
 class _Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"  # keep-alive: clients reuse connections
+    disable_nagle_algorithm = True  # no 40 ms delayed-ACK stall between a reply's writes
     stub: StubServer
 
     def log_message(self, format: str, *args: Any) -> None:  # quiet
@@ -157,8 +158,8 @@ class _Handler(BaseHTTPRequestHandler):
         self.send_response(status)
         self.send_header("Content-Type", "application/json")
         self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
+        self._headers_buffer.append(b"\r\n" + data)  # headers and body in one write
+        self.flush_headers()
 
     def do_GET(self) -> None:
         if self.path.rstrip("/").endswith("/v1/models"):

@@ -282,3 +282,29 @@ def test_checkpoint_resume_equals_an_uninterrupted_run_for_zoo_agents(tmp_path):
         run_tournament("nolimit", agents, checkpoint=path, **kw)
     with pytest.raises(ValueError, match="hands was 24, now 12"):
         run_tournament("nolimit", agents, checkpoint=path, resume=True, **{**kw, "hands": 12})
+
+
+def test_agent_pickles_without_the_env_and_act_batch_equals_act(stub):
+    """As every zoo agent (tests/test_agents_observe.py): a pickled copy acts the same, batches equal act row by row."""
+    import io
+    import pickle
+
+    from tests.test_agents_observe import NoEnvPickler
+
+    env = build_env("nolimit", {"history": True, "num_players": 3})
+    agent = make_llm_agent(f"m@{stub.url}", env)
+    observations = []
+    for seed in range(4):
+        env.reset(seed=seed)
+        while env.agents and len(observations) < 4 * (seed + 1):
+            obs = env.observe(env.agent_selection)
+            observations.append(obs)
+            env.step(int(np.flatnonzero(obs["action_mask"])[0]) if not obs["action_mask"][1] else 1)
+    buf = io.BytesIO()
+    NoEnvPickler(buf).dump(agent)
+    clone = pickle.loads(buf.getvalue())
+    one_by_one = [agent.act(o, np.random.default_rng(i)) for i, o in enumerate(observations)]
+    assert [clone.act(o, np.random.default_rng(i)) for i, o in enumerate(observations)] == one_by_one
+    batch = {k: np.stack([o[k] for o in observations]) for k in observations[0]}
+    assert agent.act_batch(batch, [np.random.default_rng(i) for i in range(len(observations))]).tolist() == one_by_one
+    assert all(o["action_mask"][a] for o, a in zip(observations, one_by_one))
