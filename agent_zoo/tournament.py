@@ -432,7 +432,10 @@ def run_tournament(
                          "engine does not give; use engine 'aec'")
     if needs.keys() - env_config.keys():
         env_config.update(needs)
-        build_env(game, env_config)  # the options are checked before any hand
+        try:
+            build_env(game, env_config)  # the options are checked before any hand
+        except TypeError as exc:
+            raise ValueError(f"agents here need the environment options {needs}, which {game} does not take ({exc})") from None
     if engine == "vector":
         _vector_engine(game, env_config, 1)  # its configuration errors before any hand
     lineup_seq, deals_seq = np.random.SeedSequence(seed).spawn(2)
