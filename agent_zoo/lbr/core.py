@@ -1,4 +1,4 @@
-"""Local best response (LBR): a lower bound on a heads-up agent's exploitability, by play.
+"""Local best response (LBR): a lower bound on an agent's exploitability, by play.
 
 Lisý and Bowling, "Equilibrium approximation quality of current no-limit poker bots" (AAAI-17
 Workshop on Computer Poker and Imperfect Information Games; arXiv:1612.07547). LBR plays hands
@@ -17,9 +17,19 @@ against the agent and, at each of its own decisions, acts greedily on a one-step
   ``fp * pot + (1 - fp) * (wp * (pot + c) - (1 - wp) * d)``. LBR takes the best; it folds only when
   every other action is worth less than 0.
 
+Multi-way (hold'em, 3 to 6 seats; one LBR seat, every other seat played by the agent): each opponent's
+range is tracked separately from its own actions; ``wp`` becomes LBR's expected share of the pot at a
+showdown against every opponent still in (``TwoCardFamily.showdown_share``: opponents' holdings
+independent given the board); ``fp`` is the probability that *every* opponent folds to the raise, the
+product along the order they answer of each one's fold probability asked at the state where the ones
+before it folded; ``c`` the sum of their calls (if not all fold, all are taken to call). At two seats
+this is the heads-up rule, number for number. ``docs/results/evaluation.md`` says what the value means.
+
 The agent's own moves are drawn from the probabilities it gave for its real holding, so the agent
-plays exactly the strategy it reports. LBR's value (mean winnings per hand, seats alternating) is a
-lower bound on the best response's value against the agent, up to sampling error.
+plays exactly the strategy it reports. Hand ``i`` of ``evaluate(hands, seed)`` draws everything (its
+cards, dealt at its start, the agent's moves, LBR's rollouts) from ``numpy.random.default_rng([seed, i])``,
+so the batched form (``agent_zoo.lbr.vector``) plays the same hands. LBR's value (mean winnings per hand,
+seats rotating) is a lower bound on the best response's value against the agent, up to sampling error.
 """
 
 from __future__ import annotations
@@ -66,10 +76,13 @@ class LBRConfig:
 class LBRResult:
     """LBR's winnings against one agent, per hand, in the env's reward unit."""
 
-    mean: float  # mean winnings per hand (seats alternating)
+    mean: float  # mean winnings per hand (LBR's seat rotating: hand i in seat i % players)
     ci95: float  # half-width of the normal 95% confidence interval of the mean
     hands: int  # hands played
-    per_seat: tuple[float, float]  # mean winnings with LBR in seat 0 and in seat 1
+    per_seat: tuple[float, ...]  # mean winnings with LBR in seat 0, 1, ... (the button stays on seat 0)
+
+
+MAX_PLAYERS = 6  # seats of the largest table LBR plays (hold'em; Leduc and push/fold: heads-up)
 
 
 def _contributions(state: Any) -> list[float]:
@@ -78,18 +91,48 @@ def _contributions(state: Any) -> list[float]:
 
 
 def card_family(game: Any, config: LBRConfig) -> CardFamily:
-    """The card family of a heads-up game LBR can play; ValueError for any other."""
-    if game.num_players != 2:
-        raise ValueError(f"LBR plays heads-up games only; this table has {game.num_players} players")
+    """The card family of a game LBR can play; ValueError (naming the game or the seats) for any other."""
+    n = game.num_players
+    holdem = isinstance(game, HoldemGame) and len(game.deck) == 52 and game.config.hole_cards == 2
+    if not (isinstance(game, (LeducGame, PushFoldGame)) or holdem):
+        raise ValueError(f"LBR supports Leduc, push/fold and 52-card two-hole-card hold'em, not {game.name!r}")
+    if n != 2 and not (holdem and 2 <= n <= MAX_PLAYERS):
+        allowed = f"2 to {MAX_PLAYERS} players" if holdem else "heads-up only (2 players)"
+        raise ValueError(f"players: LBR on {game.name!r} plays {allowed}; this table has {n} players")
     if isinstance(game, LeducGame):
         return LeducFamily()
-    if isinstance(game, PushFoldGame) or (isinstance(game, HoldemGame) and len(game.deck) == 52):
-        return TwoCardFamily(config.rollouts, config.max_enumerate)
-    raise ValueError(f"LBR supports Leduc, push/fold and 52-card hold'em, not {game.name!r}")
+    return TwoCardFamily(config.rollouts, config.max_enumerate)
+
+
+def hand_rng(seed: int, hand: int) -> np.random.Generator:
+    """The generator of hand ``hand`` of ``evaluate(hands, seed)`` (every engine: the same hands)."""
+    return np.random.default_rng([seed, hand])
+
+
+def deal_order(game: HoldemGame, rng: np.random.Generator) -> np.ndarray:
+    """A hold'em hand's cards in dealing order (hole cards round the table, then the board), drawn at its start."""
+    return rng.permutation(np.asarray(game.deck, dtype=np.int64))[: game.deal_size]
+
+
+def fold_probability(weights: np.ndarray, probs: np.ndarray) -> float:
+    """The range's probability of folding: normalised ``weights`` (R,) dotted with fold probabilities (R,)."""
+    return float(np.dot(weights / weights.sum(), np.ascontiguousarray(probs)))
+
+
+def raise_value(pot: float, wp: float, put_in: float, fp: float, calls: float) -> float:
+    """A raise's worth relative to folding: all opponents fold (``fp``) or all call ``calls`` to a showdown."""
+    return fp * pot + (1 - fp) * (wp * (pot + calls) - (1 - wp) * put_in)
+
+
+def finish(wins: np.ndarray, players: int) -> LBRResult:
+    """The summary of per-hand winnings (hand i with LBR in seat i % players)."""
+    ci = 1.96 * float(wins.std(ddof=1)) / math.sqrt(len(wins))
+    return LBRResult(float(wins.mean()), ci, len(wins), tuple(float(wins[s::players].mean()) for s in range(players)))
 
 
 class LocalBestResponse:
-    """LBR against one agent in one environment (``env``: a poker_envs AEC env, one hand per episode)."""
+    """LBR against one agent in one environment (``env``: a poker_envs AEC env, one hand per episode); at a
+    table of more than two seats the agent plays every seat but LBR's."""
 
     def __init__(self, env: Any, agent: Agent, config: LBRConfig | None = None) -> None:
         self.base = getattr(env, "unwrapped", env)
@@ -98,13 +141,13 @@ class LocalBestResponse:
         self.game = self.base.game
         self.config = config or LBRConfig()
         self.family = card_family(self.game, self.config)
+        self.players = self.game.num_players
         self.agent = agent
         self.scale = float(getattr(self.base, "_reward_scale", 1.0))  # env reward per chip
         self._public = "public" in self.base.observation_space(self.base.possible_agents[0]).spaces
         # pre-flop state key -> (probabilities of every holding (H, A), which rows are filled (H,))
         self._memo: dict[tuple, tuple[np.ndarray, np.ndarray]] = {}
         self._check_capability()
-
     # Observations ---------------------------------------------------------------------------------
     def observe(self, state: GameState, seat: int) -> dict[str, np.ndarray]:
         """The observation dict ``seat`` gets at ``state`` (as the env's ``observe`` builds it, one hand)."""
@@ -180,11 +223,12 @@ class LocalBestResponse:
             raise ValueError(self._refusal())
 
     # Playing ----------------------------------------------------------------------------------------
-    def new_hand(self) -> GameState:
-        """A new hand of the game LBR plays (hold'em: button on seat 0; LBR's seat alternates instead): the
-        root that range and value computations start from."""
+    def new_hand(self, rng: np.random.Generator | None = None) -> GameState:
+        """A new hand of the game LBR plays (hold'em: button on seat 0, LBR's seat rotates instead; with ``rng``
+        its cards are drawn now, ``deal_order``): the root that range and value computations start from."""
         if isinstance(self.game, HoldemGame):
-            return self.game.new_initial_state(button=0)
+            deck = None if rng is None else deal_order(self.game, rng)
+            return self.game.new_initial_state(button=0, deck=deck)
         return self.game.new_initial_state()
 
     def candidate_actions(self, state: GameState) -> list[int]:
@@ -202,14 +246,16 @@ class LocalBestResponse:
         return out
 
     def lbr_action(self, state: GameState, seat: int, weights: np.ndarray, rng: np.random.Generator) -> int:
-        """LBR's choice at ``state`` (``seat`` to act) against the agent's range ``weights``."""
-        other = 1 - seat
+        """LBR's choice at ``state`` (``seat`` to act) against the ranges ``weights`` (players, H) of the others."""
+        folded = getattr(state, "folded", None)
+        live = [j for j in range(self.players) if j != seat and not (folded is not None and folded[j])]
         hole, board = self.family.hole(state, seat), self.family.board(state)
-        wp = self.family.win_probability(hole, board, weights, rng)
+        if len(live) == 1:
+            wp = self.family.win_probability(hole, board, weights[live[0]], rng)
+        else:
+            wp = self.family.showdown_share(hole, board, [weights[j] for j in live], rng)
         pot = float(sum(_contributions(state)))
         mine = _contributions(state)[seat]
-        rows = np.flatnonzero(weights > 0)
-        w = weights[rows] / weights[rows].sum()
         best, best_value = None, -math.inf
         fold = None
         for a in self.candidate_actions(state):
@@ -222,13 +268,11 @@ class LocalBestResponse:
             else:
                 child = state.child(a)
                 put_in = _contributions(child)[seat] - mine
-                if child.current_player() != other:  # the agent cannot answer: a showdown follows
+                if child.current_player() not in live:  # nobody can answer: a showdown follows
                     value = wp * pot - (1 - wp) * put_in
                 else:
-                    c = float(child.amount_to_call())
-                    probs = self.range_probabilities(child, other, rows)
-                    fp = float(w @ probs[:, 0]) if 0 in child.legal_actions() and child.action_kind(0) == ActionKind.FOLD else 0.0
-                    value = fp * pot + (1 - fp) * (wp * (pot + c) - (1 - wp) * put_in)
+                    fp, calls = self.all_fold(child, live, weights)
+                    value = raise_value(pot, wp, put_in, fp, calls)
             if value > best_value:
                 best, best_value = a, value
         if fold is not None and (best is None or best_value < 0):
@@ -236,12 +280,40 @@ class LocalBestResponse:
         assert best is not None
         return best
 
+    def all_fold(self, child: GameState, live: list[int], weights: np.ndarray) -> tuple[float, float]:
+        """(probability that every opponent in ``live`` folds to LBR's raise, the chips they owe together).
+
+        The opponents answer in turn: each one's fold probability is asked at the state where the ones before
+        it folded (the chain rule, exact for the ranges); one that cannot act (all-in) never folds."""
+        fp, calls, asked = 1.0, 0.0, 0
+        node = child
+        while asked < len(live) and node.current_player() in live:
+            j = node.current_player()
+            calls += float(node.amount_to_call())
+            rows = np.flatnonzero(weights[j] > 0)
+            if 0 in node.legal_actions() and node.action_kind(0) == ActionKind.FOLD:
+                fp *= fold_probability(weights[j][rows], self.range_probabilities(node, j, rows)[:, 0])
+            else:
+                fp = 0.0
+            asked += 1
+            if asked < len(live):
+                if fp == 0.0:  # no need to walk on: count the others' calls at the raise
+                    calls = sum(float(child.to_call(o)) for o in live)
+                    break
+                node = node.child(0)
+        if asked < len(live):  # someone stays in without a decision (all-in): not every one folds
+            fp = 0.0
+            calls = sum(float(child.to_call(o)) for o in live)
+        return fp, calls
+
     def play_hand(self, lbr_seat: int, rng: np.random.Generator) -> float:
-        """One hand with LBR in ``lbr_seat``; LBR's winnings in the env's reward unit."""
-        other = 1 - lbr_seat
-        state = self.new_hand()
-        self.agent.begin_hand(other)
-        weights: np.ndarray | None = None
+        """One hand with LBR in ``lbr_seat``; LBR's winnings in the env's reward unit. Hold'em: the cards are
+        drawn at the start (``deal_order``), then the agent's moves and LBR's rollouts, all from ``rng``."""
+        state = self.new_hand(rng)
+        for seat in range(self.players):
+            if seat != lbr_seat:
+                self.agent.begin_hand(seat)
+        weights: np.ndarray | None = None  # (players, H): row j the range of seat j (LBR's own row unused)
         while not state.is_terminal():
             player = state.current_player()
             if player == CHANCE:
@@ -250,32 +322,32 @@ class LocalBestResponse:
                     continue
                 seen = self.family.hole(state, lbr_seat) + self.family.board(state)
                 possible = self.family.possible(seen).astype(np.float64)
-                weights = possible if weights is None else weights * possible
+                weights = np.tile(possible, (self.players, 1)) if weights is None else weights * possible
                 continue
             assert weights is not None
-            if player == other:
-                rows = np.flatnonzero(weights > 0)
-                probs = self.range_probabilities(state, other, rows)
-                real = np.sort(np.array(self.family.hole(state, other)))
+            if player != lbr_seat:
+                rows = np.flatnonzero(weights[player] > 0)
+                probs = self.range_probabilities(state, player, rows)
+                real = np.sort(np.array(self.family.hole(state, player)))
                 p = probs[np.flatnonzero((self.family.holdings[rows] == real).all(axis=1))[0]]
                 action = int(rng.choice(p.size, p=p / p.sum()))
+                w = weights[player].copy()
+                w[rows] *= probs[:, action]
+                w /= w.sum()
                 weights = weights.copy()
-                weights[rows] *= probs[:, action]
-                weights /= weights.sum()
+                weights[player] = w
             else:
                 action = self.lbr_action(state, lbr_seat, weights, rng)
             state.apply(action)
         return float(state.returns()[lbr_seat]) * self.scale
 
     def evaluate(self, hands: int, seed: int, progress: Callable[[int], None] | None = None) -> LBRResult:
-        """Play ``hands`` hands (LBR's seat alternating, starting in seat 0) from ``seed``."""
-        if hands < 2:
-            raise ValueError(f"hands must be >= 2 (one per seat at least), got {hands}")
-        rng = np.random.default_rng(seed)
+        """Play ``hands`` hands, hand ``i`` with LBR in seat ``i % players`` from ``hand_rng(seed, i)``."""
+        if hands < self.players:
+            raise ValueError(f"hands must be >= {self.players} (one per seat at least), got {hands}")
         wins = np.empty(hands)
         for i in range(hands):
-            wins[i] = self.play_hand(i % 2, rng)
+            wins[i] = self.play_hand(i % self.players, hand_rng(seed, i))
             if progress is not None:
                 progress(i + 1)
-        ci = 1.96 * float(wins.std(ddof=1)) / math.sqrt(hands)
-        return LBRResult(float(wins.mean()), ci, hands, (float(wins[0::2].mean()), float(wins[1::2].mean())))
+        return finish(wins, self.players)

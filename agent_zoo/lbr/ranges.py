@@ -102,13 +102,49 @@ class TwoCardFamily(CardFamily):
         boards = self.boards(hole, board, rng)
         mine = evaluate_batch(np.hstack([np.tile(np.array(hole, dtype=np.int64), (len(boards), 1)), boards]), check=False)
         theirs = evaluate_cross(self.holdings[live], boards, check=False)  # -1 where a holding meets the board
-        valid = theirs >= 0
-        score = np.where(valid, (mine[None, :] > theirs) + 0.5 * (mine[None, :] == theirs), 0.0)
-        w = weights[live] / valid.sum(axis=1).clip(min=1)
-        total = float((w * valid.sum(axis=1)).sum())
+        # Per holding: boards it meets none of, and wins + ties / 2 on them, counted (exact in float64).
+        invalid = np.count_nonzero(theirs < 0, axis=1)
+        valid = (len(boards) - invalid).astype(np.float64)
+        score = (np.count_nonzero(theirs < mine[None, :], axis=1) - invalid) + 0.5 * np.count_nonzero(theirs == mine[None, :], axis=1)
+        w = weights[live] / valid.clip(min=1)
+        total = float((w * valid).sum())
         if total <= 0:
             raise ValueError("win_probability: every board collides with the range")
-        return float((w * score.sum(axis=1)).sum() / total)
+        return float((w * score).sum() / total)
+
+    def showdown_share(self, hole: list[int], board: list[int], ranges: list[np.ndarray], rng: np.random.Generator) -> float:
+        """``hole``'s expected share of the pot at a showdown against several opponents, one range (H,) each.
+
+        The model: given a board, each opponent's holding is drawn from its range alone (holdings that meet the
+        board left out; opponents independent of one another, so two of them may be credited the same card), a
+        holding ``h`` weighted ``w(h) / (completions valid for h)`` as in ``win_probability``; a board counts by
+        the product over opponents of its weight under each range. On a board LBR gets 1 / (1 + t) of the pot
+        when no opponent beats it and ``t`` tie it. With one range this is ``win_probability``."""
+        if not ranges:
+            raise ValueError("showdown_share: at least one opponent's range is needed")
+        boards = self.boards(hole, board, rng)
+        mine = evaluate_batch(np.hstack([np.tile(np.array(hole, dtype=np.int64), (len(boards), 1)), boards]), check=False)
+        board_weight = np.ones(len(boards))
+        poly = np.zeros((len(boards), len(ranges) + 1))  # coefficient t: P(no opponent ahead, exactly t tie)
+        poly[:, 0] = 1.0
+        for weights in ranges:
+            live = np.flatnonzero(weights > 0)
+            if live.size == 0:
+                raise ValueError("showdown_share: a range has no weight")
+            theirs = evaluate_cross(self.holdings[live], boards, check=False)
+            valid = theirs >= 0
+            mass = np.where(valid, (weights[live] / valid.sum(axis=1).clip(min=1))[:, None], 0.0)  # (L, B)
+            per_board = mass.sum(axis=0)
+            behind = (mass * (mine[None, :] > theirs)).sum(axis=0) / np.where(per_board > 0, per_board, 1.0)
+            level = (mass * (mine[None, :] == theirs)).sum(axis=0) / np.where(per_board > 0, per_board, 1.0)
+            board_weight *= per_board
+            poly[:, 1:] = poly[:, 1:] * behind[:, None] + poly[:, :-1] * level[:, None]
+            poly[:, 0] *= behind
+        total = board_weight.sum()
+        if total <= 0:
+            raise ValueError("showdown_share: every board collides with some range")
+        share = poly @ (1.0 / np.arange(1, len(ranges) + 2))
+        return float((board_weight * share).sum() / total)
 
 
 class LeducFamily(CardFamily):
