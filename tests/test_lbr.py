@@ -71,8 +71,8 @@ def test_agent_without_probabilities_is_refused() -> None:
 
 
 def test_refuses_tables_it_cannot_play() -> None:
-    with pytest.raises(ValueError, match="heads-up"):
-        LocalBestResponse(nolimit_holdem_v0.env(num_players=3), RandomAgent())
+    with pytest.raises(ValueError, match="2 to 6 players; this table has 7"):
+        LocalBestResponse(nolimit_holdem_v0.env(num_players=7), RandomAgent())
     with pytest.raises(ValueError, match="raise_fractions"):
         LBRConfig(raise_fractions=(0.0,))
 

@@ -1,6 +1,8 @@
 """``python -m agent_zoo.lbr``: local best response against one agent of the zoo.
 
-Prints LBR's mean winnings per hand (a lower bound on the agent's exploitability, up to its 95% CI)
+``--engine vector`` plays the same hands on the batched engine (heads-up hold'em; equal per-hand winnings,
+many times faster); ``--players N`` (hold'em, 2 to 6) puts one LBR seat at a table where the agent plays
+the N - 1 others (multi-way LBR, ``agent_zoo.lbr.core``). Prints LBR's mean winnings per hand (a lower bound on the agent's exploitability, up to its 95% CI)
 in the game's reward unit: chips for Leduc, big blinds for hold'em and push/fold; hold'em also in
 mbb per hand (thousandths of a big blind). ``--json``: one JSON line instead of the text
 (``--json PATH``: written there).
@@ -15,18 +17,21 @@ from typing import Any
 
 from agent_zoo import cli
 from agent_zoo.lbr.core import LBRConfig, LocalBestResponse
+from agent_zoo.lbr.vector import ENGINES, VectorLBR
 from agent_zoo.registry import make_agent
 from agent_zoo.tournament import build_env
 
-GAMES = ("leduc", "nolimit", "push_fold")  # catalog keys of the heads-up games LBR plays
+GAMES = ("leduc", "nolimit", "push_fold")  # catalog keys of the games LBR plays (Leduc, push/fold: heads-up)
 
 
 def build_parser() -> argparse.ArgumentParser:
     """The command line, in the zoo's dialect (``agent_zoo.cli``)."""
     p = cli.parser("lbr", __doc__)
-    p.add_argument("--game", choices=GAMES, default="nolimit", help="heads-up game (catalog key)")
+    p.add_argument("--game", choices=GAMES, default="nolimit", help="game (catalog key)")
+    p.add_argument("--players", type=cli.positive_int, default=2, help="seats: 2 (heads-up), or 3 to 6 for multi-way LBR (nolimit)")
+    p.add_argument("--engine", choices=ENGINES, default="aec", help="rules states one hand at a time, or the batched engine (heads-up nolimit)")
     p.add_argument("--agent", required=True, help="agent spec of agent_zoo.registry (random, heuristic, cfr:FILE, push_fold, sb3:FILE, ...)")
-    p.add_argument("--hands", type=cli.positive_int, default=1000, help="hands to play, LBR's seat alternating (at least 2)")
+    p.add_argument("--hands", type=cli.positive_int, default=1000, help="hands to play, LBR's seat rotating (at least one per seat)")
     cli.add_seed(p, 0, "the deals, the agent's draws and LBR's rollouts")
     cli.add_env_config(p)
     p.add_argument("--rollouts", type=cli.positive_int, default=LBRConfig.rollouts, help="boards sampled for LBR's equity pre-flop and on the flop")
@@ -39,8 +44,8 @@ def build_parser() -> argparse.ArgumentParser:
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p = build_parser()
     args = p.parse_args(argv)
-    if args.hands < 2:
-        p.error("--hands must be >= 2 (one hand per seat at least)")
+    if args.hands < args.players:
+        p.error(f"--hands must be >= --players ({args.players}: one hand per seat at least), got {args.hands}")
     args.env_config = cli.env_config(p, args.env_config)
     cli.limit_threads(args.threads)  # before an agent (sb3:, cnn:, rnad:, cluster:) loads torch
     return args
@@ -48,12 +53,17 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 
 def run(args: argparse.Namespace) -> dict[str, Any]:
     """Build the env and agent, play, and return the JSON summary."""
-    env = build_env(args.game, args.env_config)
+    if args.engine == "vector" and args.players != 2:
+        raise ValueError(f"engine 'vector': batched LBR plays heads-up only; --players {args.players} needs --engine aec")
+    if args.players != 2 and args.game != "nolimit":
+        raise ValueError(f"--players {args.players}: multi-way LBR plays nolimit; {args.game} is heads-up only here")
+    env = build_env(args.game, args.env_config, args.players)
     agent = make_agent(args.agent, env)
-    lbr = LocalBestResponse(env, agent, LBRConfig(rollouts=args.rollouts))
+    config = LBRConfig(rollouts=args.rollouts)
+    lbr = VectorLBR(env, agent, config) if args.engine == "vector" else LocalBestResponse(env, agent, config)
 
     def progress(done: int) -> None:
-        if not args.no_progress and (done % 50 == 0 or done == args.hands):
+        if not args.no_progress and (done % 50 == 0 or done == args.hands or args.engine == "vector"):
             print(f"\rlbr: {done}/{args.hands} hands", end="\n" if done == args.hands else "", file=sys.stderr)
 
     start = time.perf_counter()
@@ -61,7 +71,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     seconds = time.perf_counter() - start
     unit = "chips" if args.game == "leduc" else "big_blinds"
     out: dict[str, Any] = {
-        "game": args.game, "agent": args.agent, "lbr": result.mean, "ci95": result.ci95, "hands": result.hands,
+        "game": args.game, "agent": args.agent, "players": args.players, "engine": args.engine, "lbr": result.mean, "ci95": result.ci95, "hands": result.hands,
         "unit": unit, "per_seat": list(result.per_seat), "seed": args.seed, "seconds": seconds,
         "hands_per_second": result.hands / seconds,
     }
