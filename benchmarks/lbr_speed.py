@@ -1,6 +1,11 @@
 """LBR hands per second against the heuristic and a Poker-CNN agent (heads-up no-limit, 50 big blinds).
 
     python benchmarks/lbr_speed.py --hands 20 --cnn-hands 4
+    python benchmarks/lbr_speed.py --compare 200 --skip-cnn --hands 0
+
+``--compare N``: the rules-state LBR (``--engine aec``) and the batched one (``--engine vector``) play the same
+N hands from the same seed against the heuristic (abstract and chips sizing), one after the other in this run:
+hands/s of each, the ratio, and whether the per-hand winnings are equal.
 
 The CNN agent is an *untrained* network (trained generations are not committed): its speed is that of
 any generation, its LBR value means nothing. Each agent decision asks the agent about every holding
@@ -17,7 +22,11 @@ import argparse
 import time
 from typing import Any
 
+import numpy as np
+
 from agent_zoo.lbr import LBRConfig, LocalBestResponse
+from agent_zoo.lbr.core import hand_rng
+from agent_zoo.lbr.vector import VectorLBR
 from agent_zoo.registry import make_agent
 from poker_envs import nolimit_holdem_v0
 
@@ -31,16 +40,40 @@ def timed(env: Any, agent: Any, hands: int, seed: int, memo: bool = True) -> flo
     return time.perf_counter() - start
 
 
+def compare(hands: int, seed: int) -> None:
+    """Rules-state vs batched LBR on the same hands (fresh pre-flop memo each): speed and equality."""
+    for sizing in ("abstract", "chips"):
+        env = nolimit_holdem_v0.env(starting_stack=100, bet_sizing=sizing)
+        agent = make_agent("heuristic", env)
+        start = time.perf_counter()
+        aec = LocalBestResponse(env, agent)
+        old = np.array([aec.play_hand(i % 2, hand_rng(seed, i)) for i in range(hands)])
+        t_old = time.perf_counter() - start
+        start = time.perf_counter()
+        vec = VectorLBR(env, agent)
+        new = np.concatenate([vec.play_block(np.arange(a, min(hands, a + vec.block)), seed) for a in range(0, hands, vec.block)])
+        t_new = time.perf_counter() - start
+        same = bool(np.array_equal(old, new))
+        print(f"heuristic ({sizing} sizing), {hands} hands, seed {seed}: aec {hands / t_old:7.2f} hands/s, "
+              f"vector {hands / t_new:7.2f} hands/s, ratio {t_old / t_new:5.1f}x; per-hand winnings equal: {same}; "
+              f"mean {old.mean():+.4f} (aec) {new.mean():+.4f} (vector) big blinds/hand")
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--hands", type=int, default=20, help="hands per heuristic case")
     p.add_argument("--cnn-hands", type=int, default=4, help="hands per CNN case")
     p.add_argument("--seed", type=int, default=0, help="seed of the deals")
     p.add_argument("--skip-cnn", action="store_true", help="time the heuristic only")
+    p.add_argument("--compare", type=int, default=0, help="hands of the aec-vs-vector comparison (0: none)")
     args = p.parse_args()
     import torch
 
     torch.set_num_threads(1)
+    if args.compare:
+        compare(args.compare, args.seed)
+    if not args.hands:
+        return
     for label, config, memo in (("heuristic (abstract sizing)", {"bet_sizing": "abstract"}, True),
                                 ("heuristic (chips sizing)", {"bet_sizing": "chips"}, True),
                                 ("heuristic (chips sizing), no memo", {"bet_sizing": "chips"}, False)):

@@ -96,7 +96,7 @@ class VectorLBR:
                 continue
             entry[0][m] = part
             entry[1][m] = True
-            out.append(entry[0][q.rows].copy())
+            out.append(entry[0][q.rows])
         return out
 
     # Playing ---------------------------------------------------------------------------------------
