@@ -24,6 +24,9 @@ GYMNASIUM_ENVS: dict[str, str] = {g.gymnasium_id: g.env_module for g in GAMES}
 GYMNASIUM_ENTRY_POINT = "wrappers.registration:make_single_agent_env"
 # gymnasium.make_vec(id, num_envs) with no vectorization_mode: same-step autoreset (never an all-zero mask).
 GYMNASIUM_VECTOR_ENTRY_POINT = "wrappers.registration:make_vector_env"
+# The text view for language models (wrappers.text_env): gymnasium.make(TEXT_GYMNASIUM_ID, game="nolimit", ...).
+TEXT_GYMNASIUM_ID = "poker_envs/TextPoker-v0"
+TEXT_ENTRY_POINT = "wrappers.text_env:TextPokerEnv"
 
 
 def register_gymnasium() -> None:
@@ -37,6 +40,8 @@ def register_gymnasium() -> None:
                 kwargs={"env_module": module},
                 disable_env_checker=True,  # check_env passes; the passive checker would only repeat it every reset
             )
+    if TEXT_GYMNASIUM_ID not in gymnasium.registry:
+        gymnasium.register(id=TEXT_GYMNASIUM_ID, entry_point=TEXT_ENTRY_POINT, disable_env_checker=True)
 
 
 def register_all() -> None:

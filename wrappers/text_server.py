@@ -1,0 +1,415 @@
+"""An HTTP and WebSocket server of :class:`~wrappers.text_env.TextPokerEnv` in OpenEnv's wire format.
+
+OpenEnv (Meta PyTorch and Hugging Face, ``openenv-core`` on PyPI) is the environment protocol that
+language-model RL trainers consume: TRL's GRPO rollouts, torchforge and the Hugging Face Hub's environment
+Spaces speak it. Its simulation-mode endpoints are implemented here with FastAPI, without depending on
+``openenv-core``:
+
+=====================  ==========================================================================
+``POST /reset``        ``{"seed"?: int >= 0, "episode_id"?: str}`` -> ``{"observation", "reward", "done",
+                       "metadata"}``; creates the session ``episode_id`` (a fresh id when none is given:
+                       it is in ``observation.episode_id``) or starts a new episode in it
+``POST /step``         ``{"action": {"message": "<reply>"}, "episode_id": str}`` -> the same shape
+``GET /state``         ``?episode_id=...`` -> ``{"episode_id", "step_count", ...}``
+``POST /close``        ``{"episode_id": str}`` frees a session
+``GET /health``        ``{"status": "healthy"}``; ``GET /metadata``, ``GET /schema`` (JSON schemas)
+``WS /ws``             OpenEnv's session socket (what ``openenv``'s ``EnvClient`` connects to): messages
+                       ``{"type": "reset"|"step"|"state"|"close", "data": {...}}``, answers
+                       ``{"type": "observation"|"state"|"error", "data": {...}}``; one session per socket
+=====================  ==========================================================================
+
+OpenEnv's own HTTP ``/reset`` and ``/step`` are stateless (a fresh environment per request; sessions live on
+the socket). Here HTTP keeps sessions too, keyed by ``episode_id`` (a field OpenEnv's ``ResetRequest`` has,
+and an extra field of ``StepRequest``, which allows extras), so a trainer can run many episodes over plain
+HTTP. Errors are JSON ``{"detail": "<one line>", "code": "<CODE>"}`` with status 400 (``INVALID_JSON``),
+404 (``UNKNOWN_EPISODE``), 409 (``EPISODE_DONE``: step after the end, reset first), 422
+(``VALIDATION_ERROR``: a missing field, an action that is not ``{"message": str}``, a negative seed) or 503
+(``CAPACITY_REACHED``: ``max_sessions`` are open; close some).
+
+Every reset reports the seed it used in ``metadata["seed"]``: a reset without one draws it from the server's
+seed sequence (``--seed``), so any episode can be replayed with ``{"seed": ...}``.
+
+Run: ``python -m wrappers.text_server --game nolimit --players 6 --opponents heuristic --port 8000``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import socket
+import sys
+import threading
+import uuid
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+try:
+    from fastapi import Body, FastAPI, Request, WebSocket, WebSocketDisconnect
+    from fastapi.exceptions import RequestValidationError
+    from fastapi.responses import JSONResponse
+    from pydantic import BaseModel, ConfigDict, Field, ValidationError
+    from starlette.concurrency import run_in_threadpool
+except ImportError as exc:  # pragma: no cover - the message is the point
+    raise ImportError(f"wrappers.text_server needs FastAPI and uvicorn: pip install 'poker-envs[server]' ({exc})") from exc
+
+from wrappers.text_env import TEXT_GAMES, TextPokerEnv
+
+ENV_NAME = "poker_envs_text"
+MAX_EPISODE_ID = 255  # as OpenEnv's ResetRequest
+
+
+# Wire models (OpenEnv: Action / Observation / State / ResetRequest / StepRequest) -----------------
+class PokerAction(BaseModel):
+    """The model's reply: free text the table's parser reads (``"raise to 12"``, ``"call"``, ...)."""
+
+    model_config = ConfigDict(extra="forbid")
+    message: str = Field(description="the reply text")
+    metadata: dict[str, Any] = Field(default_factory=dict, description="free metadata, not read")
+
+
+class PokerObservation(BaseModel):
+    """What the learner sees: the prompt, the same table as JSON, and how its last reply was read."""
+
+    prompt: str = Field(description="the text the model reads (a reprompt after a failed reply)")
+    state: dict[str, Any] = Field(description="the table as JSON (poker_envs.text.TextTable.state_json)")
+    episode_id: str
+    step_count: int
+    reprompt: bool = Field(description="True when the last reply failed and this is the same decision again")
+    failure: str | None = Field(default=None, description="why the last reply failed (poker_envs.text.FAILURE_KINDS)")
+
+
+class PokerState(BaseModel):
+    """A session's bookkeeping (``GET /state``)."""
+
+    model_config = ConfigDict(extra="allow")
+    episode_id: str
+    step_count: int = Field(ge=0)
+    done: bool
+    seed: int
+    state: dict[str, Any]
+
+
+class ResetRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    seed: int | None = Field(default=None, ge=0, description="seed of the episode")
+    episode_id: str | None = Field(default=None, min_length=1, max_length=MAX_EPISODE_ID)
+
+
+class StepRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    action: PokerAction
+    episode_id: str = Field(min_length=1, max_length=MAX_EPISODE_ID)
+    timeout_s: float | None = Field(default=None, gt=0, description="accepted for OpenEnv; a step never waits")
+    request_id: str | None = Field(default=None, max_length=255)
+
+
+class CloseRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    episode_id: str = Field(min_length=1, max_length=MAX_EPISODE_ID)
+
+
+class ServerError(Exception):
+    """A refusal: HTTP status, OpenEnv-style code, one-line message."""
+
+    def __init__(self, status: int, code: str, message: str) -> None:
+        super().__init__(message)
+        self.status, self.code, self.message = status, code, message
+
+
+# Sessions ----------------------------------------------------------------------------------------
+@dataclass
+class Session:
+    """One client's environment and where its episode stands."""
+
+    episode_id: str
+    env: TextPokerEnv
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    seed: int = 0
+    step_count: int = 0
+    done: bool = True
+    observation: dict[str, Any] = field(default_factory=dict)
+
+
+def json_safe(value: Any) -> Any:
+    """``info`` values as JSON: arrays to lists, numpy scalars to Python, dataclasses/objects dropped to str."""
+    if isinstance(value, dict):
+        return {str(k): json_safe(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [json_safe(v) for v in value]
+    if isinstance(value, np.ndarray):
+        return value.tolist()
+    if isinstance(value, np.generic):
+        return value.item()
+    if value is None or isinstance(value, (str, int, float, bool)):
+        return value
+    return str(value)
+
+
+class SessionTable:
+    """Sessions by episode id, each with its own env; thread-safe (FastAPI runs sync endpoints in threads)."""
+
+    def __init__(self, make_env: Callable[[], TextPokerEnv], max_sessions: int, seed: int | None) -> None:
+        if isinstance(max_sessions, bool) or not isinstance(max_sessions, int) or max_sessions < 1:
+            raise ValueError(f"max_sessions must be an int >= 1, not {max_sessions!r}")
+        self.make_env = make_env
+        self.max_sessions = max_sessions
+        self._seeds = np.random.default_rng(np.random.SeedSequence(seed))
+        self._sessions: dict[str, Session] = {}
+        self._lock = threading.Lock()
+
+    def __len__(self) -> int:
+        return len(self._sessions)
+
+    def get(self, episode_id: str) -> Session:
+        with self._lock:
+            session = self._sessions.get(episode_id)
+        if session is None:
+            raise ServerError(404, "UNKNOWN_EPISODE", f"unknown episode_id {episode_id!r}: POST /reset creates it")
+        return session
+
+    def open(self, episode_id: str | None) -> Session:
+        """The session ``episode_id`` (created when new; a fresh id when None)."""
+        with self._lock:
+            if episode_id is not None and episode_id in self._sessions:
+                return self._sessions[episode_id]
+            if len(self._sessions) >= self.max_sessions:
+                raise ServerError(503, "CAPACITY_REACHED", f"{self.max_sessions} sessions are open (max_sessions); POST /close some first")
+            episode_id = episode_id or uuid.uuid4().hex
+            session = Session(episode_id, env=None)  # type: ignore[arg-type]  # the env is built outside the lock
+            self._sessions[episode_id] = session
+        try:
+            session.env = self.make_env()
+        except Exception:
+            with self._lock:
+                self._sessions.pop(episode_id, None)
+            raise
+        return session
+
+    def close(self, episode_id: str) -> None:
+        with self._lock:
+            session = self._sessions.pop(episode_id, None)
+        if session is None:
+            raise ServerError(404, "UNKNOWN_EPISODE", f"unknown episode_id {episode_id!r}")
+        with session.lock:
+            session.env.close()
+
+    def draw_seed(self) -> int:
+        with self._lock:
+            return int(self._seeds.integers(2**63))
+
+    # The environment calls ----------------------------------------------------------------
+    def reset(self, request: ResetRequest) -> dict[str, Any]:
+        session = self.open(request.episode_id)
+        seed = request.seed if request.seed is not None else self.draw_seed()
+        with session.lock:
+            prompt, info = session.env.reset(seed=seed)
+            session.seed, session.step_count, session.done = seed, 0, False
+            return self._result(session, prompt, None, info)
+
+    def step(self, request: StepRequest) -> dict[str, Any]:
+        session = self.get(request.episode_id)
+        with session.lock:
+            if session.done:
+                raise ServerError(409, "EPISODE_DONE", f"episode {session.episode_id!r} is over: POST /reset starts the next")
+            prompt, reward, terminated, truncated, info = session.env.step(request.action.message)
+            session.step_count += 1
+            session.done = terminated or truncated
+            return self._result(session, prompt, reward, info)
+
+    def state(self, episode_id: str) -> dict[str, Any]:
+        session = self.get(episode_id)
+        with session.lock:
+            if not session.observation:
+                raise ServerError(409, "EPISODE_DONE", f"episode {episode_id!r} has not been reset yet")
+            obs = session.observation
+            return PokerState(episode_id=episode_id, step_count=session.step_count, done=session.done, seed=session.seed, state=obs["state"]).model_dump()
+
+    def _result(self, session: Session, prompt: str, reward: float | None, info: dict[str, Any]) -> dict[str, Any]:
+        state = json_safe(info.pop("state"))
+        observation = PokerObservation(
+            prompt=prompt, state=state, episode_id=session.episode_id, step_count=session.step_count,
+            reprompt=bool(info.get("reprompt", False)), failure=info.get("failure"),
+        ).model_dump()
+        session.observation = observation
+        metadata = json_safe({k: v for k, v in info.items() if k not in ("reprompt", "failure")})
+        metadata["seed"] = session.seed
+        return {"observation": observation, "reward": reward, "done": session.done, "metadata": metadata}
+
+
+# The app -----------------------------------------------------------------------------------------
+def one_line(error: ValidationError | RequestValidationError) -> str:
+    parts = []
+    for e in error.errors():
+        loc = ".".join(str(p) for p in e.get("loc", ()) if p != "body")
+        parts.append(f"{loc}: {e.get('msg')}" if loc else str(e.get("msg")))
+    return "; ".join(parts)
+
+
+def make_app(make_env: Callable[[], TextPokerEnv], max_sessions: int = 1024, seed: int | None = None) -> FastAPI:
+    """The FastAPI app serving ``make_env()`` environments, one per session (``uvicorn`` runs it)."""
+    make_env().close()  # a configuration error surfaces here, not at the first request
+    table = SessionTable(make_env, max_sessions, seed)
+    app = FastAPI(title="poker-envs text environment", description=__doc__.split("\n\n")[0])
+    app.state.sessions = table
+
+    @app.exception_handler(ServerError)
+    async def server_error(_: Request, exc: ServerError) -> JSONResponse:
+        return JSONResponse({"detail": exc.message, "code": exc.code}, status_code=exc.status)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid_request(_: Request, exc: RequestValidationError) -> JSONResponse:
+        if any(e.get("type") == "json_invalid" for e in exc.errors()):
+            return JSONResponse({"detail": f"the body is not valid JSON ({one_line(exc)})", "code": "INVALID_JSON"}, status_code=400)
+        return JSONResponse({"detail": one_line(exc), "code": "VALIDATION_ERROR"}, status_code=422)
+
+    @app.get("/health")
+    def health() -> dict[str, str]:
+        return {"status": "healthy"}
+
+    @app.get("/metadata")
+    def metadata() -> dict[str, Any]:
+        return {"name": ENV_NAME, "description": "One seat of a hold'em table played by text (poker-envs)", "version": "0.1.0", "active_sessions": len(table), "max_sessions": table.max_sessions}
+
+    @app.get("/schema")
+    def schema() -> dict[str, Any]:
+        return {"action": PokerAction.model_json_schema(), "observation": PokerObservation.model_json_schema(), "state": PokerState.model_json_schema()}
+
+    @app.post("/reset")
+    def reset(request: ResetRequest = Body(default_factory=ResetRequest)) -> dict[str, Any]:
+        return table.reset(request)
+
+    @app.post("/step")
+    def step(request: StepRequest) -> dict[str, Any]:
+        return table.step(request)
+
+    @app.get("/state")
+    def state(episode_id: str | None = None) -> dict[str, Any]:
+        if episode_id is None:
+            raise ServerError(422, "VALIDATION_ERROR", "episode_id is required: GET /state?episode_id=...")
+        return table.state(episode_id)
+
+    @app.post("/close")
+    def close(request: CloseRequest) -> dict[str, Any]:
+        table.close(request.episode_id)
+        return {"episode_id": request.episode_id, "closed": True}
+
+    @app.websocket("/ws")
+    async def ws(socket_: WebSocket) -> None:
+        await socket_.accept()
+        episode_id: str | None = None
+        try:
+            while True:
+                try:
+                    message = await socket_.receive_json()
+                except ValueError as exc:
+                    await socket_.send_json({"type": "error", "data": {"message": f"the message is not valid JSON ({exc})", "code": "INVALID_JSON"}})
+                    continue
+                kind = message.get("type") if isinstance(message, dict) else None
+                data = message.get("data", {}) if isinstance(message, dict) else {}
+                try:
+                    if kind == "reset":
+                        request = ResetRequest.model_validate({**(data or {}), "episode_id": episode_id or (data or {}).get("episode_id")})
+                        result = await run_in_threadpool(table.reset, request)
+                        episode_id = result["observation"]["episode_id"]
+                        await socket_.send_json({"type": "observation", "data": result})
+                    elif kind == "step":
+                        if episode_id is None:
+                            raise ServerError(409, "EPISODE_DONE", "no episode on this socket yet: send a reset first")
+                        step_request = StepRequest(action=PokerAction.model_validate(data), episode_id=episode_id)
+                        await socket_.send_json({"type": "observation", "data": await run_in_threadpool(table.step, step_request)})
+                    elif kind == "state":
+                        if episode_id is None:
+                            raise ServerError(409, "EPISODE_DONE", "no episode on this socket yet: send a reset first")
+                        await socket_.send_json({"type": "state", "data": await run_in_threadpool(table.state, episode_id)})
+                    elif kind == "close":
+                        break
+                    else:
+                        raise ServerError(422, "UNKNOWN_TYPE", f"message type {kind!r} is not one of 'reset', 'step', 'state', 'close'")
+                except ServerError as exc:
+                    await socket_.send_json({"type": "error", "data": {"message": exc.message, "code": exc.code}})
+                except ValidationError as exc:
+                    await socket_.send_json({"type": "error", "data": {"message": one_line(exc), "code": "VALIDATION_ERROR"}})
+        except WebSocketDisconnect:
+            pass
+        finally:
+            if episode_id is not None:
+                try:
+                    table.close(episode_id)
+                except ServerError:
+                    pass  # closed by POST /close meanwhile
+            try:
+                await socket_.close()
+            except RuntimeError:
+                pass  # already closed by the client
+
+    return app
+
+
+# Command line ------------------------------------------------------------------------------------
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m wrappers.text_server",
+        description="Serve one seat of a hold'em table, played by text, to language-model trainers (OpenEnv HTTP + WebSocket).",
+    )
+    parser.add_argument("--game", default="nolimit", help=f"one of {', '.join(TEXT_GAMES)} (default nolimit)")
+    parser.add_argument("--players", type=int, default=2, help="seats at the table, the learner's included (default 2)")
+    parser.add_argument("--opponents", default="heuristic", help="a zoo agent spec for every other seat, or one per other seat separated by commas (default heuristic)")
+    parser.add_argument("--seat", default="0", help="the learner's seat: an int, 'rotate' or 'random' (default 0)")
+    parser.add_argument("--hands-per-episode", type=int, default=1, help="hands per episode: more than 1 plays a session with carried stacks (default 1)")
+    parser.add_argument("--max-reprompts", type=int, default=2, help="reprompts after a failed reply before the fallback (default 2)")
+    parser.add_argument("--invalid-penalty", type=float, default=0.0, help="big blinds taken for every failed reply (default 0)")
+    parser.add_argument("--amounts", default="chips", help="amounts in the prompt: chips or bb (default chips)")
+    parser.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1; 0.0.0.0 serves other machines)")
+    parser.add_argument("--port", type=int, default=8000, help="port (default 8000; 0 picks a free one, printed at start)")
+    parser.add_argument("--max-sessions", type=int, default=1024, help="sessions open at once (default 1024)")
+    parser.add_argument("--seed", type=int, default=None, help="seed of the seeds drawn for resets that give none (default: fresh entropy)")
+    return parser
+
+
+def env_factory(args: argparse.Namespace) -> Callable[[], TextPokerEnv]:
+    """The per-session env builder from the command line (raises ValueError on a bad combination)."""
+    if args.players < 2:
+        raise ValueError(f"--players must be at least 2, not {args.players}")
+    seat: int | str = int(args.seat) if args.seat.lstrip("-").isdigit() else args.seat
+    specs = [s.strip() for s in args.opponents.split(",")]
+    if any(not s for s in specs):
+        raise ValueError(f"--opponents {args.opponents!r} has an empty spec")
+    opponents: str | list[str] = specs[0] if len(specs) == 1 else specs
+    config: dict[str, Any] = {"num_players": args.players}
+    if args.hands_per_episode != 1:
+        config["hands_per_episode"] = args.hands_per_episode
+
+    def make() -> TextPokerEnv:
+        return TextPokerEnv(args.game, opponents=opponents, seat=seat, max_reprompts=args.max_reprompts,
+                            invalid_penalty=args.invalid_penalty, amounts=args.amounts, **config)
+
+    return make
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = build_parser()
+    parser.error = lambda message: parser.exit(2, f"{parser.prog}: error: {message}\n")  # type: ignore[method-assign]  # one line, no usage
+    args = parser.parse_args(argv)
+    try:
+        import uvicorn
+    except ImportError:
+        parser.exit(2, f"{parser.prog}: error: uvicorn is not installed: pip install 'poker-envs[server]'\n")
+    try:
+        if not 0 <= args.port <= 65535:
+            raise ValueError(f"--port must be in 0..65535, not {args.port}")
+        app = make_app(env_factory(args), max_sessions=args.max_sessions, seed=args.seed)
+        sock = socket.socket(socket.AF_INET6 if ":" in args.host else socket.AF_INET, socket.SOCK_STREAM)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((args.host, args.port))
+    except (ValueError, TypeError, KeyError, ImportError, OSError) as exc:
+        parser.exit(2, f"{parser.prog}: error: {exc}\n")
+    host, port = sock.getsockname()[:2]
+    print(f"serving {args.game} ({args.players} seats, opponents {args.opponents}) on http://{host}:{port}", flush=True)
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
+    server.run(sockets=[sock])
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
