@@ -176,10 +176,10 @@ class HeuristicAgent(Agent):
             pub = PublicColumns.of(observations, "the heuristic")
             rows = np.flatnonzero(pub.can_raise)
             low, high = pub.min_raise_to[rows].astype(np.int64), pub.max_raise_to[rows].astype(np.int64)
-            if self.sizing == "pot":
+            if self.sizing == "pot":  # equal amounts add up (each row once per fraction: a plain indexed add)
                 for f in RAISE_FRACTIONS:
                     to = raise_tos(pub.max_bet[rows], pub.pot[rows], pub.to_call[rows], low, high, f)
-                    np.add.at(probs, (rows, to + 1), BET_SHARE / len(RAISE_FRACTIONS))
+                    probs[rows, to + 1] += BET_SHARE / len(RAISE_FRACTIONS)
             elif self.sizing == "min":
                 probs[rows, low + 1] += BET_SHARE
             else:  # uniform over the raise-to amounts low..high (ids low + 1 .. high + 1)

@@ -62,9 +62,10 @@ class VectorLBR:
         self.index[holdings[:, 0], holdings[:, 1]] = np.arange(len(holdings))
 
     # Range questions -------------------------------------------------------------------------------
-    def ask(self, tables: look.Tables, queries: list[Query]) -> list[np.ndarray]:
-        """The agent's probabilities (len(rows), A) for every query, one batched call for all of them
-        (pre-flop answers memoised per betting line, as ``LocalBestResponse.range_probabilities``)."""
+    def ask(self, tables: look.Tables, queries: list[Query]) -> list[tuple[np.ndarray, np.ndarray]]:
+        """The agent's probabilities for every query, one batched call for all of them (pre-flop answers
+        memoised per betting line, as ``LocalBestResponse.range_probabilities``): ``(matrix, index)``, row ``r``
+        of the query's (len(rows), A) answer being ``matrix[index[r]]`` (no copy of memoised answers)."""
         memo, limit, a = self.aec._memo, self.config.preflop_memo, self.game.num_distinct_actions
         missing: list[np.ndarray] = []
         for q in queries:
@@ -92,11 +93,11 @@ class VectorLBR:
             at += len(m)
             entry = memo.get(q.key) if q.key is not None else None
             if entry is None:
-                out.append(part)
+                out.append((part, np.arange(len(part))))
                 continue
             entry[0][m] = part
             entry[1][m] = True
-            out.append(entry[0][q.rows])
+            out.append((entry[0], q.rows))
         return out
 
     # Playing ---------------------------------------------------------------------------------------
@@ -126,13 +127,13 @@ class VectorLBR:
             agent_at = np.flatnonzero(players != seats[live])
             queries = [Query(int(k), int(players[k]), np.flatnonzero(weights[live[k]] > 0), self._key(part, int(k), lines[live[k]]))
                        for k in agent_at]
-            for k, q, probs in zip(agent_at, queries, self.ask(part, queries)):
+            for k, q, (probs, at) in zip(agent_at, queries, self.ask(part, queries)):
                 i = live[k]
                 real = self.index[tuple(np.sort(holes[i, players[k]]))]
-                p = probs[np.searchsorted(q.rows, real)]
+                p = probs[at[np.searchsorted(q.rows, real)]]
                 actions[k] = int(rngs[i].choice(p.size, p=p / p.sum()))
                 w = weights[i].copy()
-                w[q.rows] *= probs[:, actions[k]]
+                w[q.rows] *= probs[at, actions[k]]
                 weights[i] = w / w.sum()
             lbr_at = np.flatnonzero(players == seats[live])
             if lbr_at.size:
@@ -194,7 +195,8 @@ class VectorLBR:
                 c = float(min(int(child.max_bet[j] - child.bets[j, other]), int(child.stacks[j, other])))
                 w = weights[live[k]]
                 q_rows = np.flatnonzero(w > 0)
-                fp = fold_probability(w[q_rows], answers[j][:, 0]) if child_obs["action_mask"][j, 0] else 0.0
+                probs, at = answers[j]
+                fp = fold_probability(w[q_rows], probs[at, 0]) if child_obs["action_mask"][j, 0] else 0.0
                 fps[(k, a)] = (put_in, fp, c)
         out = []
         for k, wp, cands in plans:
