@@ -16,8 +16,8 @@ import time
 from typing import Any
 
 from agent_zoo import cli
-from agent_zoo.lbr.core import LBRConfig, LocalBestResponse
-from agent_zoo.lbr.vector import ENGINES, VectorLBR
+from agent_zoo.lbr.core import LBRConfig
+from agent_zoo.lbr.vector import ENGINES, make_lbr
 from agent_zoo.registry import make_agent
 from agent_zoo.tournament import build_env
 
@@ -60,7 +60,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     env = build_env(args.game, args.env_config, args.players)
     agent = make_agent(args.agent, env)
     config = LBRConfig(rollouts=args.rollouts)
-    lbr = VectorLBR(env, agent, config) if args.engine == "vector" else LocalBestResponse(env, agent, config)
+    lbr = make_lbr(env, agent, config, args.engine)
 
     def progress(done: int) -> None:
         if not args.no_progress and (done % 50 == 0 or done == args.hands or args.engine == "vector"):

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -235,3 +235,17 @@ class VectorLBR:
             if progress is not None:
                 progress(int(idx[-1]) + 1)
         return finish(wins, 2)
+
+
+class LBREvaluator(Protocol):
+    """What both engines' LBR offer: ``evaluate(hands, seed, progress)``."""
+
+    def evaluate(self, hands: int, seed: int, progress: Callable[[int], None] | None = None) -> LBRResult: ...
+
+
+def make_lbr(env: Any, agent: Agent, config: LBRConfig | None = None, engine: str = "aec") -> LBREvaluator:
+    """LBR against ``agent`` in ``env`` on the rules' states (``"aec"``, any table LBR plays) or on the batched
+    engine (``"vector"``, heads-up hold'em): the same hands and per-hand winnings for the same seed."""
+    if engine not in ENGINES:
+        raise ValueError(f"engine must be one of {list(ENGINES)}, got {engine!r}")
+    return VectorLBR(env, agent, config) if engine == "vector" else LocalBestResponse(env, agent, config)
