@@ -19,7 +19,8 @@ event's expectation is ``u`` just before it):
   showdown now, by all-in equity over the board cards still to come, minus what it put in. Shares are settled
   by ``poker_envs.core.settlement`` with the exact (fractional) split; hand strengths come from the batched
   evaluator (``evaluate_cross``; Omaha through ``evaluate_hands``). Boards are enumerated when there are at
-  most ``exact_boards`` of them (every flop and turn state), else ``sampled_boards`` are drawn with a Generator
+  most ``exact_boards`` of them (every flop and turn state), else ``sampled_boards`` are drawn (uniformly, with
+  replacement) with a Generator
   independent of the deck (pre-flop: ``u`` is then an unbiased estimate of the equity, which keeps every
   term's expectation 0). Before the deal ``u`` is the equal split of the pots: dealing is exchangeable.
 * ``TreeValue`` (Kuhn, Leduc and other small games): the exact expected result if every seat played
@@ -97,8 +98,10 @@ def corrected_returns(value: ValueFunction, decisions: Sequence[Decision], final
 
 @lru_cache(maxsize=16)
 def _board_index(cards: int, k: int) -> np.ndarray:
-    """Every k-subset of ``cards`` positions, (C(cards, k), k)."""
-    return np.array(list(itertools.combinations(range(cards), k)), dtype=np.intp).reshape(-1, k)
+    """Every k-subset of ``cards`` positions, (C(cards, k), k) int8 (built once per size: 1.7M rows pre-flop)."""
+    if k == 0:
+        return np.zeros((1, 0), dtype=np.int8)
+    return np.array(list(itertools.combinations(range(cards), k)), dtype=np.int8)
 
 
 def _dense_patterns(strengths: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -112,7 +115,7 @@ class EquityValue:
     """Pot shares by all-in equity minus chips put in (module doc), for ``HoldemGame`` and ``PushFoldGame``."""
 
     def __init__(self, game: Any, rng: np.random.Generator | None = None, exact_boards: int = 20_000,
-                 sampled_boards: int = 20_000) -> None:
+                 sampled_boards: int = 10_000) -> None:
         from poker_envs.games.holdem import HoldemGame
 
         self.game = game
@@ -160,12 +163,11 @@ class EquityValue:
         dealt = {c for h in holes for c in h} | set(board)
         left = np.array([c for c in self.deck.tolist() if c not in dealt], dtype=np.int64)
         k = self.board_size - len(board)
-        from math import comb
-
-        if comb(left.size, k) <= self.exact_boards:
-            runs = left[_board_index(left.size, k)]
-        else:  # k cards without replacement per board: the first k of a random order
-            runs = left[np.argsort(self.rng.random((self.sampled_boards, left.size)), axis=1)[:, :k]]
+        every = _board_index(left.size, k)
+        if len(every) <= self.exact_boards:
+            runs = left[every]
+        else:  # boards drawn uniformly (with replacement) from all of them
+            runs = left[every[self.rng.integers(len(every), size=self.sampled_boards)]]
         boards = np.concatenate([np.broadcast_to(np.asarray(board, dtype=np.int64), (len(runs), len(board))), runs], axis=1)
         seats = np.flatnonzero(live)
         hole_arr = np.array([holes[s] for s in seats], dtype=np.int64)

@@ -33,6 +33,7 @@ from typing import Any
 import numpy as np
 
 from agent_zoo.agent import Agent, stack
+from agent_zoo.aivat import Decision
 from agent_zoo.stats import BET, CALL, CHECK, FOLD, ActionView, HandTracker, StyleCounts, classify
 
 BatchObservation = dict[str, np.ndarray]
@@ -56,6 +57,7 @@ class HandOutcome:
     style: list[StyleCounts] | None  # per seat, when style statistics were asked for
     hands: int = 1  # hands played in the episode
     places: np.ndarray | None = None  # sessions: finishing place of each seat (1 = first; ties share the best)
+    trace: tuple[list[Decision], Any] | None = None  # ``record=True``: every decision and the final rules state
 
 
 def finishing_places(session: Any) -> np.ndarray:
@@ -128,6 +130,7 @@ class _Episode:
     tracker: HandTracker | None  # the current hand's style counts
     style: list[StyleCounts] | None  # style counts of the finished hands, per seat
     hands_seen: int = 0  # the env's ``hands_done`` when the tracker was last emptied
+    decisions: list[Decision] | None = None  # ``record=True``: the hand's decisions so far
 
     def file_hand(self, env: Any, names: Sequence[str]) -> None:
         """Add the finished hand's style counts for the seats that played it."""
@@ -147,13 +150,16 @@ def play_aec(
     tables: int = 32,
     style: bool = False,
     on_decision: Callable[[int, int, dict[str, np.ndarray], int], None] | None = None,
+    record: bool = False,
 ) -> list[HandOutcome]:
     """Play ``hands`` (episodes) on up to ``tables`` raw AEC environments made by ``make_env``; outcomes in order.
 
     Rewards are counted as PettingZoo's ``last()`` reports them (each agent's cumulative reward at each of
     its turns and at its final ``None`` step), so a session's eliminated agents and prize payouts count.
     ``on_decision(hand, seat, observation, action)`` (optional) sees every decision as it is taken (``hand``:
-    the index into ``hands``), e.g. to write play logs.
+    the index into ``hands``), e.g. to write play logs. ``record``: each outcome's ``trace`` holds every
+    decision (the rules' state before it, the action, the agent's ``action_probabilities`` there or None) and
+    the final state, for AIVAT (``agent_zoo.aivat``); the host reads the finished hand, the agents do not.
     """
     if tables < 1:
         raise ValueError(f"tables must be >= 1, got {tables}")
@@ -177,7 +183,8 @@ def play_aec(
             agents[who].begin_hand(seat)
         tracker = HandTracker(len(names)) if style else None
         counts = [StyleCounts() for _ in names] if style else None
-        live[t] = _Episode(k, spec, streams.take(t, spec), np.zeros(len(names)), tracker, counts)
+        live[t] = _Episode(k, spec, streams.take(t, spec), np.zeros(len(names)), tracker, counts,
+                           decisions=[] if record else None)
 
     def finish(t: int, episode: _Episode) -> None:
         env = envs[t]
@@ -186,7 +193,8 @@ def play_aec(
         done = getattr(env, "hands_done", None)
         if done is None:
             episode.file_hand(env, names)
-        outcomes[episode.index] = HandOutcome(episode.totals, episode.style, 1 if done is None else done, places)
+        trace = (episode.decisions, env.state.clone()) if episode.decisions is not None else None
+        outcomes[episode.index] = HandOutcome(episode.totals, episode.style, 1 if done is None else done, places, trace)
         start(t)
 
     for t in range(len(envs)):
@@ -213,10 +221,14 @@ def play_aec(
             rngs = [live[t].rngs[seat] for t, seat in rows]  # type: ignore[union-attr]
             agents[who].note_rows([(t, live[t].index, seat) for t, seat in rows])  # type: ignore[union-attr]
             actions = act_rows(agents[who], obs, rngs)
+            probs = agents[who].action_probabilities_batch(obs) if record else None
             for i, ((t, seat), action) in enumerate(zip(rows, actions.tolist(), strict=True)):
                 env, episode = envs[t], live[t]
                 if episode.tracker is not None and env.state.current_player() >= 0:  # a pass turn is no decision
                     episode.tracker.record(seat, classify(env.state, action))  # type: ignore[union-attr]
+                if record and env.state.current_player() >= 0:
+                    episode.decisions.append(  # type: ignore[union-attr]
+                        Decision(env.state.clone(), action, None if probs is None else np.asarray(probs[i], dtype=np.float64)))
                 if on_decision is not None:
                     on_decision(episode.index, seat, {k: v[i] for k, v in obs.items()}, action)  # type: ignore[union-attr]
                 env.step(action)

@@ -33,6 +33,7 @@ import numpy as np
 
 from agent_zoo import lineups as seating
 from agent_zoo.agent import Agent
+from agent_zoo.aivat import VARIANCE_REDUCTIONS, aivat_terms, value_function
 from agent_zoo.registry import make_agent
 from agent_zoo.runner import HandOutcome, HandSpec, child_seed, play_aec, play_vector
 from agent_zoo.stats import StyleCounts
@@ -45,6 +46,7 @@ __all__ = ["Z95", "TournamentResult", "build_env", "main", "play_block", "run_to
 ENGINES = ("aec", "vector")
 VECTOR_GAMES = ("nolimit", "limit", "leduc", "kuhn")  # games the batched engine plays
 VECTOR_SESSION_GAMES = ("nolimit", "limit")  # games it plays sessions of (and gives the public betting state)
+AIVAT_STREAM = 1 << 16  # key of the seat-seed child that AIVAT's sampled boards draw from (no seat has it)
 
 
 def table_size(game: str, env_config: dict[str, Any] | None = None, players: int | None = None) -> int:
@@ -120,6 +122,7 @@ class BlockTask:
     engine: str = "aec"  # "aec" or "vector"
     tables: int = 64  # tables played in lockstep
     log_dir: str | None = None  # agents that log their decisions write agent<i>_block<b>.jsonl here
+    variance_reduction: str = "none"  # "aivat": also the AIVAT-corrected values (``agent_zoo.aivat``)
 
     @property
     def hands(self) -> int:
@@ -136,17 +139,22 @@ class BlockResult:
     style: list[StyleCounts]  # per agent
     places: np.ndarray  # (num_agents, seats): sessions ended in place k + 1 (all zero without sessions)
     counters: list[dict[str, float]] = field(default_factory=list)  # per agent: Agent.finish_block's counters
+    aivat: np.ndarray | None = None  # (deals, num_agents) AIVAT-corrected values (variance_reduction "aivat")
 
     def to_json(self) -> dict[str, Any]:
         """The block as JSON-ready values (floats round-trip exactly; nan as NaN), for the checkpoint."""
-        return {"block": self.block, "values": self.values.tolist(), "style": [vars(c) for c in self.style],
-                "places": self.places.tolist(), "counters": self.counters}
+        out = {"block": self.block, "values": self.values.tolist(), "style": [vars(c) for c in self.style],
+               "places": self.places.tolist(), "counters": self.counters}
+        if self.aivat is not None:
+            out["aivat"] = self.aivat.tolist()
+        return out
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> BlockResult:
+        aivat = np.asarray(data["aivat"], dtype=np.float64) if "aivat" in data else None
         return cls(int(data["block"]), np.asarray(data["values"], dtype=np.float64),
                    [StyleCounts(**c) for c in data["style"]], np.asarray(data["places"], dtype=np.int64),
-                   [dict(c) for c in data["counters"]])
+                   [dict(c) for c in data["counters"]], aivat)
 
 
 def _resolve(agent: str | Agent, env: Any, cache: dict[str, Agent]) -> Agent:
@@ -213,11 +221,30 @@ def play_block(task: BlockTask) -> BlockResult:
             outcomes = play_vector(engine, agents, hands, decks, buttons, style=task.style)
         else:
             make = lambda: build_env(task.game, task.env_config)  # noqa: E731
-            outcomes = play_aec(make, agents, hands, tables=task.tables, style=task.style)
+            outcomes = play_aec(make, agents, hands, tables=task.tables, style=task.style,
+                                record=task.variance_reduction == "aivat")
     finally:
         counters = [agent.finish_block() for agent in agents]  # (also closes the logs of a block that failed)
     prizes = bool(getattr(env.unwrapped, "session_config", None) and env.unwrapped.session_config.payouts)
-    return reduce_block(task, hands, outcomes, prizes, counters)
+    result = reduce_block(task, hands, outcomes, prizes, counters)
+    if task.variance_reduction == "aivat":
+        result.aivat = reduce_block(task, hands, aivat_outcomes(env, hands, outcomes), prizes).values
+    return result
+
+
+def aivat_outcomes(env: Any, hands: list[HandSpec], outcomes: list[HandOutcome]) -> list[HandOutcome]:
+    """The outcomes with AIVAT-corrected rewards (``agent_zoo.aivat``): each hand's result less its control
+    variates, in the env's reward unit. The boards a pre-flop value samples come from a stream of the hand's
+    seat seeds that no agent draws from, shared by the deal's rotations."""
+    value = value_function(env.unwrapped.game)
+    scale = env.unwrapped.reward_scale
+    corrected = []
+    for spec, outcome in zip(hands, outcomes, strict=True):
+        decisions, final = outcome.trace  # type: ignore[misc]
+        value.reseed(np.random.default_rng(child_seed(spec.seat_seeds, AIVAT_STREAM)))
+        rewards = outcome.rewards - scale * aivat_terms(value, decisions, final)
+        corrected.append(dataclasses.replace(outcome, rewards=rewards, trace=None))
+    return corrected
 
 
 def reduce_block(task: BlockTask, hands: list[HandSpec], outcomes: list[HandOutcome], prizes: bool,
@@ -376,6 +403,7 @@ def run_tournament(
     checkpoint: str | Path | None = None,
     resume: bool = False,
     log_dir: str | Path | None = None,
+    variance_reduction: str = "none",
 ) -> TournamentResult:
     """Duplicate tournament of ``agents`` (registry specs or Agent objects) on ``game``; see the module doc.
 
@@ -394,6 +422,11 @@ def run_tournament(
     uninterrupted run's). ``log_dir``: agents that log their decisions (language models) write one JSON-lines
     file per agent and block there. Agents that need environment options (``Agent.env_options``) get
     environments built with them.
+
+    ``variance_reduction="aivat"`` (one-hand episodes, engine "aec") also reports every mean and interval
+    corrected by AIVAT's control variates (``agent_zoo.aivat``, ``TournamentResult.aivat``): chance terms for
+    everyone, decision terms for the agents that give ``action_probabilities`` (the others are named in
+    ``aivat["chance_only"]``).
     """
     if len(agents) < 2:
         raise ValueError(f"agents: a tournament needs at least two agents, got {len(agents)}")
@@ -414,6 +447,11 @@ def run_tournament(
     if backend not in ("process", "ray"):
         raise ValueError(f"backend must be 'process' or 'ray', got {backend!r}")
     _check_engine(engine, game, env_config)
+    if variance_reduction not in VARIANCE_REDUCTIONS:
+        raise ValueError(f"variance_reduction must be one of {list(VARIANCE_REDUCTIONS)}, got {variance_reduction!r}")
+    if variance_reduction == "aivat" and (engine != "aec" or env_config.get("hands_per_episode", 1) > 1):
+        raise ValueError("variance_reduction 'aivat' corrects one-hand episodes on engine 'aec' (no sessions, "
+                         f"no batched engine); got engine {engine!r}, hands_per_episode {env_config.get('hands_per_episode', 1)}")
     env = build_env(game, env_config)
     names: list[str] = []
     needs: dict[str, Any] = {}
@@ -446,10 +484,20 @@ def run_tournament(
     ]
     if log_dir is not None:
         tasks = [dataclasses.replace(t, log_dir=str(log_dir)) for t in tasks]
+    chance_only: list[str] = []
+    if variance_reduction == "aivat":
+        tasks = [dataclasses.replace(t, variance_reduction="aivat") for t in tasks]
+        chance_only = policy_unknown(agents, names, build_env(game, env_config), seed)
+        if chance_only and progress:
+            import sys
+
+            print(aivat_note(chance_only), file=sys.stderr)
     store = None
     if checkpoint is not None:
         header = {"game": game, "agents": names, "hands": hands, "seed": seed, "env_config": env_config, "players": n,
                   "engine": engine, "block_deals": block_deals, "max_lineups": max_lineups, "style": style}
+        if variance_reduction != "none":  # (checkpoints of plain tournaments keep their header)
+            header["variance_reduction"] = variance_reduction
         store = Checkpoint(checkpoint, header, resume)
     elif resume:
         raise ValueError("resume: give the checkpoint file to resume from")
@@ -472,10 +520,29 @@ def run_tournament(
         for name, c in zip(names, r.counters, strict=True):
             for key, value in c.items():
                 counters.setdefault(name, {})[key] = counters.get(name, {}).get(key, 0) + value
+    aivat = None
+    if variance_reduction == "aivat":
+        a_mean, a_ci, _, p_mean, p_ci = summarise(np.concatenate([r.aivat for r in blocks]))  # type: ignore[misc]
+        aivat = {"agent_mean": a_mean, "agent_ci95": a_ci, "mean": p_mean, "ci95": p_ci, "chance_only": chance_only}
     return TournamentResult(
         game, unit, names, hands, seed, mean, ci, summary, counts, n, agent_mean, agent_ci, agent_deals,
-        int(env_config.get("hands_per_episode", 1)), places, counters,
+        int(env_config.get("hands_per_episode", 1)), places, counters, aivat,
     )
+
+
+def policy_unknown(agents: Sequence[str | Agent], names: Sequence[str], env: Any, seed: int) -> list[str]:
+    """The agents whose ``action_probabilities`` is None at a first decision: AIVAT gives them no decision terms."""
+    cache: dict[str, Agent] = {}
+    env.reset(seed=seed)
+    observation = env.observe(env.agent_selection)
+    return [name for spec, name in zip(agents, names, strict=True)
+            if _resolve(spec, env, cache).action_probabilities(observation) is None]
+
+
+def aivat_note(chance_only: Sequence[str]) -> str:
+    """The one line saying which AIVAT terms are dropped for which agents."""
+    return (f"aivat: no policy (action_probabilities is None) for {', '.join(chance_only)}: decision terms dropped "
+            "for their actions, chance terms only")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -513,6 +580,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--resume", metavar="DIR", default=None,
                         help="continue the interrupted tournament whose --out was DIR (same arguments): finished blocks "
                              "are read from its checkpoint, not played again")
+    parser.add_argument("--variance-reduction", choices=VARIANCE_REDUCTIONS, default="none",
+                        help="aivat: also every result corrected by AIVAT's control variates (Burch et al., AAAI 2018): "
+                             "chance terms by all-in equity, decision terms of agents with a known policy; engine aec, one-hand episodes")
     cli.add_progress(parser)
     return parser
 
@@ -562,6 +632,7 @@ def main(argv: Sequence[str] | None = None) -> TournamentResult:
             checkpoint=checkpoint,
             resume=args.resume is not None,
             log_dir=Path(out) / "decisions" if out is not None else None,
+            variance_reduction=args.variance_reduction,
         )
     except (ValueError, RuntimeError) as exc:
         kept = f" (finished blocks are kept: rerun with --resume {out})" if checkpoint is not None and checkpoint.exists() else ""

@@ -67,6 +67,9 @@ class TournamentResult:
     hands_per_episode: int = 1  # > 1: sessions; ``hands`` then counts sessions per match
     places: np.ndarray = field(default_factory=lambda: np.zeros((0, 0), dtype=np.int64))  # (agents, seats) sessions per place
     counters: dict[str, dict[str, float]] = field(default_factory=dict)  # per agent that counts: its summed counters
+    # variance_reduction "aivat": the same numbers from AIVAT-corrected values ("mean", "ci95", "agent_mean",
+    # "agent_ci95" as above) and "chance_only", the agents without a known policy (no decision terms)
+    aivat: dict[str, Any] | None = None
 
     def decisions(self) -> dict[str, dict[str, float]]:
         """Each counting agent's counters (language models: decisions, parse failures, reprompts, fallbacks,
@@ -134,6 +137,8 @@ class TournamentResult:
                 f"{fmt(s.get('pfr'), '.1f'):>7}{fmt(s.get('af'), '.2f'):>7}{fmt(s.get('fold_to_bet'), '.1f'):>7}"
             )
         lines.append("(VPIP: voluntarily put chips in pre-flop; PFR: pre-flop raise; AF: (bets+raises)/calls; FtB: fold to a bet)")
+        if self.aivat is not None:
+            lines += ["", self._aivat_table(width, labels)]
         if self.places.sum():
             lines.append("")
             lines.append(f"{'agent':<{width}}{'mean place':>11}  sessions finished 1st, 2nd, ...")
@@ -150,6 +155,35 @@ class TournamentResult:
                 cells = ["n/a" if key not in row else format(row[key] if f != "d" else int(row[key]), f) for key, _, f in columns]
                 lines.append(f"{short[name]:<{width}}" + "".join(f"{c:>13}" for c in cells))
         return "\n".join(lines)
+
+    def _aivat_table(self, width: int, labels: list[str]) -> str:
+        """AIVAT-corrected pairwise matrix and ranking beside the plain intervals."""
+        a = self.aivat or {}
+        lines = ["AIVAT (variance-reduced; Burch et al., AAAI 2018): pairwise (±95% CI)"]
+        for i, label in enumerate(labels):
+            cells = [("-" if i == j else f"{a['mean'][i, j]:+.3f}±{a['ci95'][i, j]:.3f}").rjust(max(16, len(labels[j]) + 2))
+                     for j in range(len(labels))]
+            lines.append(f"{label:<{width}}" + "".join(cells))
+        lines.append(f"{'agent':<{width}}{'aivat mean':>12}{'±95%':>9}{'plain mean':>12}{'±95%':>9}{'width ratio':>13}")
+        for i, label in enumerate(labels):
+            ratio = self.agent_ci95[i] / a["agent_ci95"][i] if a["agent_ci95"][i] > 0 else float("nan")
+            lines.append(f"{label:<{width}}{a['agent_mean'][i]:>+12.3f}{a['agent_ci95'][i]:>9.3f}{self.agent_mean[i]:>+12.3f}"
+                         f"{self.agent_ci95[i]:>9.3f}{ratio:>12.2f}x")
+        if a.get("chance_only"):
+            lines.append(f"(no policy, chance terms only: {', '.join(a['chance_only'])})")
+        return "\n".join(lines)
+
+    def aivat_dict(self) -> dict[str, Any] | None:
+        """The ``aivat`` block of ``to_dict``: the corrected numbers in the shape of the plain ones."""
+        if self.aivat is None:
+            return None
+        a = self.aivat
+        rows = sorted(zip(self.agents, a["agent_mean"].tolist(), a["agent_ci95"].tolist(), strict=True), key=lambda r: -r[1])
+        return {"mean": a["mean"].tolist(), "ci95": a["ci95"].tolist(),
+                "ranking": [{"agent": n, "mean": m, "ci95": c, "per_100": 100 * m} for n, m, c in rows],
+                "chance_only": list(a["chance_only"]),
+                "method": "AIVAT (Burch, Schmid, Moravcik, Morrill, Bowling, AAAI 2018): chance terms for every agent, "
+                          "decision terms for agents with action_probabilities"}
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -169,6 +203,7 @@ class TournamentResult:
             "mean_place": dict(zip(self.agents, self.mean_places(), strict=True)) if self.places.sum() else None,
             "style": self.style,
             "decisions": self.decisions() or None,
+            **({"aivat": self.aivat_dict()} if self.aivat is not None else {}),
         }
 
     def write_csv(self, path: str) -> None:
@@ -182,8 +217,9 @@ class TournamentResult:
                 w.writerow([self.agents[i], self.agents[j], repr(float(self.mean[i, j])), repr(float(self.ci95[i, j])), self.hands])
 
     def write_png(self, path: str) -> None:
-        """Heat map of the pairwise matrix (red: the row agent loses, blue: it wins)."""
-        from agent_zoo.figures import cell_decimals, save_figure, signed
+        """Heat map of the pairwise matrix (red: the row agent loses, blue: it wins); with AIVAT a second one of
+        the corrected matrix beside it."""
+        from agent_zoo.figures import save_figure
 
         try:
             from matplotlib.figure import Figure
@@ -191,13 +227,24 @@ class TournamentResult:
             raise RuntimeError("the heat map needs matplotlib: pip install 'poker-envs[zoo]'") from exc
 
         n = len(self.agents)
-        data = self.mean.copy()
+        panels = [("", self.mean, self.ci95)]
+        if self.aivat is not None:
+            panels.append(("AIVAT: ", self.aivat["mean"], self.aivat["ci95"]))
+        fig = Figure(figsize=(len(panels) * (1.6 + 1.2 * n), 1.2 + 1.0 * n))
+        for ax, (prefix, mean, ci95) in zip(np.atleast_1d(fig.subplots(1, len(panels))), panels, strict=True):
+            self._heat_map(fig, ax, prefix, mean, ci95)
+        fig.tight_layout()
+        save_figure(fig, path)
+
+    def _heat_map(self, fig: Any, ax: Any, prefix: str, mean: np.ndarray, ci95: np.ndarray) -> None:
+        from agent_zoo.figures import cell_decimals, signed
+
+        n = len(self.agents)
+        data = mean.copy()
         np.fill_diagonal(data, np.nan)
         finite = data[np.isfinite(data)]
         lim = float(np.max(np.abs(finite))) if finite.size else 0.0
         lim = lim or 1.0  # all-zero results still get a colour scale
-        fig = Figure(figsize=(1.6 + 1.2 * n, 1.2 + 1.0 * n))
-        ax = fig.subplots()
         im = ax.imshow(data, cmap="RdBu", vmin=-lim, vmax=lim)
         labels = [short_label(a) for a in self.agents]
         ax.set_xticks(range(n), labels, rotation=30, ha="right")
@@ -205,13 +252,11 @@ class TournamentResult:
         decimals = cell_decimals(lim)  # as many as the colour scale needs: +0.0042 on a scale of +-0.008
         for i, j in itertools.permutations(range(n), 2):
             color = "white" if abs(data[i, j]) > 0.6 * lim else "black"
-            ax.text(j, i, f"{signed(data[i, j], decimals)}\n±{self.ci95[i, j]:.{decimals}f}", ha="center", va="center",
+            ax.text(j, i, f"{signed(data[i, j], decimals)}\n±{ci95[i, j]:.{decimals}f}", ha="center", va="center",
                     fontsize=8, color=color)
         what = "vs column agent" if self.players == 2 else f"- column's, halved ({self.players} seats)"
-        ax.set_title(f"{self.game}: row agent's {self.unit} per {self.per} {what}")
+        ax.set_title(f"{prefix}{self.game}: row agent's {self.unit} per {self.per} {what}")
         fig.colorbar(im, ax=ax, shrink=0.8, label=f"{self.unit} per {self.per}")
-        fig.tight_layout()
-        save_figure(fig, path)
 
 
 def short_label(spec: str, width: int = 22) -> str:

@@ -125,6 +125,11 @@ class PokerAECEnv(AECEnv):
         self.hands_done = 0  # hands finished (paid) in this episode
         self.last_hand: tuple[GameState, tuple[str, ...], TablePosition] | None = None  # the latest finished hand
 
+    @property
+    def reward_scale(self) -> float:
+        """Rewards are the rules' ``returns()`` times this (hold'em in big blinds: 1 / big blind)."""
+        return self._reward_scale
+
     # PettingZoo API ---------------------------------------------------------------------
     def observation_space(self, agent: str) -> spaces.Space:
         return self.observation_spaces[agent]
