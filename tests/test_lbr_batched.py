@@ -158,3 +158,15 @@ def test_cli_vector_engine_json(capsys: pytest.CaptureFixture[str]) -> None:
     out = json.loads(capsys.readouterr().out)
     main(["--agent", "heuristic", "--engine", "aec", "--hands", "6", "--seed", "2", "--json", "--no-progress"])
     assert json.loads(capsys.readouterr().out)["lbr"] == out["lbr"] and out["engine"] == "vector"
+
+
+def test_make_lbr_engines() -> None:
+    from agent_zoo.lbr import make_lbr
+
+    env = nolimit_holdem_v0.env(starting_stack=40)
+    agent = make_agent("heuristic", env)
+    a = make_lbr(env, agent, engine="aec").evaluate(4, seed=3)
+    b = make_lbr(env, agent, engine="vector").evaluate(4, seed=3)
+    assert a == b
+    with pytest.raises(ValueError, match="engine must be one of"):
+        make_lbr(env, agent, engine="gpu")

@@ -27,6 +27,7 @@ from poker_envs.vector import holdem_lookahead as look
 from poker_envs.vector.holdem import ENCODERS, VectorHoldem
 
 ENGINES = ("aec", "vector")  # LBR on the rules' states, one hand at a time, or on the batched engine
+MAX_ROWS = 1 << 17  # most (hand, holding) rows asked of the agent in one call (memory: rows x actions floats)
 
 
 @dataclass(frozen=True)
@@ -66,6 +67,9 @@ class VectorLBR:
         """The agent's probabilities for every query, one batched call for all of them (pre-flop answers
         memoised per betting line, as ``LocalBestResponse.range_probabilities``): ``(matrix, index)``, row ``r``
         of the query's (len(rows), A) answer being ``matrix[index[r]]`` (no copy of memoised answers)."""
+        if len(queries) > 1 and sum(len(q.rows) for q in queries) > MAX_ROWS:  # bound the memory of one call
+            half = len(queries) // 2
+            return self.ask(tables, queries[:half]) + self.ask(tables, queries[half:])
         memo, limit, a = self.aec._memo, self.config.preflop_memo, self.game.num_distinct_actions
         missing: list[np.ndarray] = []
         for q in queries:
