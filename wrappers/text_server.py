@@ -403,6 +403,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         sock = socket.socket(socket.AF_INET6 if ":" in args.host else socket.AF_INET, socket.SOCK_STREAM)
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         sock.bind((args.host, args.port))
+        sock.listen(2048)  # listening before the line below is printed: a client that reads it can connect at once
     except (ValueError, TypeError, KeyError, ImportError, OSError) as exc:
         parser.exit(2, f"{parser.prog}: error: {exc}\n")
     host, port = sock.getsockname()[:2]
