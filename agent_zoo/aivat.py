@@ -20,8 +20,7 @@ event's expectation is ``u`` just before it):
   by ``poker_envs.core.settlement`` with the exact (fractional) split; hand strengths come from the batched
   evaluator (``evaluate_cross``; Omaha through ``evaluate_hands``). Boards are enumerated when there are at
   most ``exact_boards`` of them (every flop and turn state), else ``sampled_boards`` are drawn (uniformly, with
-  replacement) with a Generator
-  independent of the deck (pre-flop: ``u`` is then an unbiased estimate of the equity, which keeps every
+  replacement) with a Generator independent of the deck (pre-flop: ``u`` is then an unbiased estimate of the equity, which keeps every
   term's expectation 0). Before the deal ``u`` is the equal split of the pots: dealing is exchangeable.
 * ``TreeValue`` (Kuhn, Leduc and other small games): the exact expected result if every seat played
   uniformly at random from ``h`` on, by walking the rules' tree (memoised).
@@ -61,6 +60,10 @@ class ValueFunction(Protocol):
 
     def __call__(self, state: GameState) -> np.ndarray: ...
 
+    def batch(self, states: Sequence[GameState]) -> np.ndarray:
+        """``u`` of several states, (k, num_players)."""
+        ...
+
     def root(self, state: GameState) -> GameState: ...
 
 
@@ -79,8 +82,7 @@ def aivat_terms(value: ValueFunction, decisions: Sequence[Decision], final: Game
             probs = np.asarray(d.probs, dtype=np.float64)[legal]
             if not np.isclose(probs.sum(), 1.0, atol=1e-6):
                 raise ValueError(f"policy probabilities over the legal actions {legal} sum to {probs.sum()}, not 1")
-            expected = sum(p * (after if a == d.action else value(d.state.child(a))) for a, p in zip(legal, probs, strict=True) if p > 0)
-            total += after - expected
+            total += after - probs @ value.batch([d.state.child(a) for a in legal])
         before = after
     if chance:
         total += value(final) - before  # the cards dealt after the last action
@@ -182,23 +184,37 @@ class EquityValue:
         return result
 
     def __call__(self, state: Any) -> np.ndarray:
-        contributed, folded, button, dead, rake, cap = self._money(state)
-        n = contributed.size
-        live = ~folded
-        dealt = all(len(h) for h in state.hole)
-        if live.sum() <= 1:
-            patterns, probs = np.zeros((1, n), dtype=np.int64), np.ones(1)
-        elif not dealt:  # before the deal every order of the hands is as likely: the equal split of each pot
-            patterns, probs = np.zeros((1, n), dtype=np.int64), np.ones(1)
-        else:
-            ranks, probs = self._strength_patterns(state, live)
-            patterns = np.zeros((len(ranks), n), dtype=np.int64)
-            patterns[:, live] = ranks
-        rows = len(patterns)
-        won = settle_batch(np.broadcast_to(contributed, (rows, n)), np.broadcast_to(folded, (rows, n)), patterns,
-                           np.full(rows, button, dtype=np.int64), exact=True, rake=rake, rake_cap=cap,
-                           dead=np.full(rows, dead))
-        return probs @ won - contributed
+        return self.batch([state])[0]
+
+    def batch(self, states: Sequence[Any]) -> np.ndarray:
+        """``u`` of several states of one hand, settled in one ``settle_batch`` call (a row per order of hands)."""
+        parts = []
+        rake, cap = 0.0, None
+        for state in states:
+            contributed, folded, button, dead, rake, cap = self._money(state)
+            n = contributed.size
+            live = ~folded
+            if live.sum() <= 1 or not all(len(h) for h in state.hole):
+                # one seat left, or before the deal: every order of the hands is as likely, the equal split of each pot
+                patterns, probs = np.zeros((1, n), dtype=np.int64), np.ones(1)
+            else:
+                ranks, probs = self._strength_patterns(state, live)
+                patterns = np.zeros((len(ranks), n), dtype=np.int64)
+                patterns[:, live] = ranks
+            parts.append((contributed, folded, button, dead, patterns, probs))
+        sizes = [len(p[4]) for p in parts]
+        won = settle_batch(np.concatenate([np.broadcast_to(p[0], (k, p[0].size)) for p, k in zip(parts, sizes, strict=True)]),
+                           np.concatenate([np.broadcast_to(p[1], (k, p[1].size)) for p, k in zip(parts, sizes, strict=True)]),
+                           np.concatenate([p[4] for p in parts]),
+                           np.concatenate([np.full(k, p[2], dtype=np.int64) for p, k in zip(parts, sizes, strict=True)]),
+                           exact=True, rake=rake, rake_cap=cap,
+                           dead=np.concatenate([np.full(k, p[3]) for p, k in zip(parts, sizes, strict=True)]))
+        out = np.empty((len(parts), parts[0][0].size))
+        start = 0
+        for i, (p, k) in enumerate(zip(parts, sizes, strict=True)):
+            out[i] = p[5] @ won[start : start + k] - p[0]
+            start += k
+        return out
 
 
 # ---- small games ---------------------------------------------------------------------------------
@@ -216,6 +232,10 @@ class TreeValue:
 
     def reseed(self, rng: np.random.Generator) -> None:
         """Nothing is sampled here (the interface of ``EquityValue``)."""
+
+    def batch(self, states: Sequence[GameState]) -> np.ndarray:
+        """``u`` of several states, (k, num_players)."""
+        return np.stack([self(s) for s in states])
 
     def __call__(self, state: GameState) -> np.ndarray:
         s = state.clone()

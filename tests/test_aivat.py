@@ -81,3 +81,71 @@ def test_terms_change_single_hands_on_leduc():
         decisions.append(Decision(state.clone(), a, probs))
         state.apply(a)
     assert np.abs(aivat_terms(value, decisions, state)).max() > 1e-6
+
+
+def play_rules_hand(game, value, rng, known=(True, True)):
+    """One hand on the rules with uniform random play: (plain result, AIVAT terms)."""
+    state = game.new_initial_state()
+    decisions = []
+    while state.current_player() != TERMINAL:
+        if state.current_player() == CHANCE:
+            state.apply(state.sample_chance(rng))
+            continue
+        probs = uniform(state, game.num_distinct_actions)
+        a = int(rng.choice(len(probs), p=probs))
+        decisions.append(Decision(state.clone(), a, probs if known[state.current_player()] else None))
+        state.apply(a)
+    return state.returns(), aivat_terms(value, decisions, state), decisions, state
+
+
+def test_unbiased_statistically_on_headsup_nolimit():
+    """Over 700 random hands the mean correction is within 4 standard errors of 0, and it lowers the spread."""
+    from agent_zoo.tournament import build_env
+
+    game = build_env("nolimit").unwrapped.game
+    value = EquityValue(game, exact_boards=0, sampled_boards=300)  # every board sampled: cheap, still unbiased
+    rng = np.random.default_rng(11)
+    plain, terms = [], []
+    for _ in range(700):
+        value.reseed(np.random.default_rng(rng.integers(1 << 62)))
+        r, t, _, _ = play_rules_hand(game, value, rng)
+        plain.append(r[0])
+        terms.append(t[0])
+    plain, terms = np.array(plain), np.array(terms)
+    se = terms.std(ddof=1) / np.sqrt(terms.size)
+    assert abs(terms.mean()) < 4 * se, (terms.mean(), se)
+    assert (plain - terms).std() < 0.8 * plain.std()
+
+
+def test_terms_off_give_the_plain_result_and_unknown_policies_get_chance_terms_only():
+    from agent_zoo.tournament import build_env
+
+    game = build_env("nolimit").unwrapped.game
+    value = EquityValue(game, exact_boards=0, sampled_boards=200)
+    r, t, decisions, final = play_rules_hand(game, value, np.random.default_rng(5))
+    np.testing.assert_array_equal(corrected_returns(value, decisions, final, chance=False, actions=False), final.returns())
+    unknown = [Decision(d.state, d.action, None) for d in decisions]
+    np.testing.assert_allclose(aivat_terms(value, unknown, final), aivat_terms(value, decisions, final, actions=False))
+    assert aivat_terms(value, unknown, final, chance=False).tolist() == [0.0, 0.0]
+
+
+def test_tournament_names_the_agents_without_a_policy():
+    from agent_zoo.tournament import aivat_note, run_tournament
+
+    result = run_tournament("kuhn", ["random", "fold"], hands=200, seed=2, progress=False, variance_reduction="aivat")
+    assert result.aivat is not None and result.aivat["chance_only"] == ["fold"]
+    assert aivat_note(["fold"]).startswith("aivat: no policy (action_probabilities is None) for fold")
+    block = result.to_dict()["aivat"]
+    assert block["chance_only"] == ["fold"] and len(block["ranking"]) == 2
+    # the corrected means sit within their intervals of the plain ones
+    a, p = result.aivat["agent_mean"], result.agent_mean
+    assert np.all(np.abs(a - p) < result.agent_ci95 + result.aivat["agent_ci95"])
+
+
+def test_bad_variance_reduction_and_unsupported_setups_are_refused():
+    from agent_zoo.tournament import run_tournament
+
+    with pytest.raises(ValueError, match="variance_reduction must be one of"):
+        run_tournament("kuhn", ["random", "fold"], hands=2, progress=False, variance_reduction="aivaat")
+    with pytest.raises(ValueError, match="one-hand episodes on engine 'aec'"):
+        run_tournament("kuhn", ["random", "fold"], hands=2, progress=False, engine="vector", variance_reduction="aivat")
