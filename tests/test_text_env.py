@@ -140,3 +140,10 @@ def test_bad_input_is_refused() -> None:
     env.reset(seed=0)
     with pytest.raises(TypeError, match="reply text"):
         env.step(1)  # type: ignore[arg-type]
+
+
+def test_text_spaces_hold_any_characters() -> None:
+    env = TextPokerEnv("limit", opponents="random")
+    assert "A♠ K♥ — raise" in env.observation_space and "" not in env.observation_space
+    assert "" in env.action_space and "x" * (env.action_space.max_length + 1) not in env.action_space
+    assert 3 not in env.action_space and env.action_space.sample() in env.action_space

@@ -19,7 +19,7 @@ hands the learner never acts in: ``info["skipped_hands"]`` / ``["skipped_reward"
 from __future__ import annotations
 
 import copy
-import sys
+import string
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -32,12 +32,20 @@ from poker_envs import catalog
 from poker_envs.text import TextTable
 from wrappers.single_agent import OpponentSpec, SeatSpec, SingleAgentEnv
 
-# Every character of the Basic Multilingual Plane but the surrogates: prompts and replies are free text
-# (card suits, arrows, any language a model answers in), so the Text spaces refuse no printable character.
-TEXT_CHARSET = "".join(chr(c) for c in range(sys.maxunicode if sys.maxunicode < 0x10000 else 0x10000) if not 0xD800 <= c < 0xE000)
 MAX_PROMPT_CHARS = 16_384  # observation_space.max_length: a 10-seat session prompt with its hand so far fits
 MAX_REPLY_CHARS = 16_384  # action_space.max_length: what sample() draws; step() parses a reply of any length
 TEXT_GAMES = ("nolimit", "limit", "shortdeck", "push_fold")  # the hold'em family the text views speak
+
+
+class FreeText(spaces.Text):
+    """A ``Text`` space that holds any string of its lengths: prompts and replies are free text (card suits,
+    any language a model answers in), so no character is refused. ``sample()`` draws printable ASCII."""
+
+    def __init__(self, max_length: int, min_length: int = 0) -> None:
+        super().__init__(max_length=max_length, min_length=min_length, charset=string.printable)
+
+    def contains(self, x: Any) -> bool:
+        return isinstance(x, str) and self.min_length <= len(x) <= self.max_length
 
 
 @dataclass(frozen=True)
@@ -64,8 +72,13 @@ class TextPokerEnv(gymnasium.Env):
             mapping seat -> agent; each an Agent, a callable ``(obs, rng) -> action`` or a zoo spec
             (``"heuristic"``, ``"random"``, ``"cfr:..."``; ``agent_zoo.registry.make_agent`` builds it).
         seat: the learner's seat: an int, ``"rotate"`` or ``"random"``.
-        max_reprompts, invalid_penalty: what a failed reply costs (:class:`ReplyRules`).
-        amounts, list_actions, template, snap: the text view (``poker_envs.text.TextTable.for_env``).
+        max_reprompts: reprompts in a row at one decision before the fallback plays (:class:`ReplyRules`).
+        invalid_penalty: big blinds (>= 0) taken from the reward of every step whose reply failed.
+        amounts: how the prompt states amounts, ``"chips"`` or ``"bb"`` (``poker_envs.text.TextTable.for_env``).
+        list_actions: whether the prompt lists the legal actions.
+        template: a prompt template of the text view, None for its default.
+        snap: whether a bet size between the legal sizes snaps to the nearest one (the parser says so).
+        render_mode: None or ``"ansi"`` (``render()`` returns the current prompt).
         env_config: the game's configuration (``num_players=6``, ``hands_per_episode=20``, ...); rewards are
             in big blinds, so ``reward_unit`` other than ``"big_blinds"`` is refused.
     """
@@ -101,8 +114,8 @@ class TextPokerEnv(gymnasium.Env):
         self.render_mode = render_mode
         self.table_env = SingleAgentEnv(game, opponents=opponents, seat=seat, illegal_action="raise", history=True, **env_config)
         self.text = TextTable.for_env(self.table_env.aec, amounts=amounts, list_actions=list_actions, template=template, snap=snap)
-        self.observation_space = spaces.Text(max_length=MAX_PROMPT_CHARS, min_length=1, charset=TEXT_CHARSET)
-        self.action_space = spaces.Text(max_length=MAX_REPLY_CHARS, min_length=0, charset=TEXT_CHARSET)
+        self.observation_space = FreeText(max_length=MAX_PROMPT_CHARS, min_length=1)
+        self.action_space = FreeText(max_length=MAX_REPLY_CHARS)
         self._observation: dict[str, Any] | None = None  # the learner's AEC observation at its decision
         self._prompt = ""
         self._done = True
