@@ -128,7 +128,8 @@ class VectorLBR:
             obs, targets = look.observe(eng, part)
             players = part.player.astype(np.int64)
             actions = np.ones(len(live), dtype=np.int64)
-            agent_at = np.flatnonzero(players != seats[live])
+            deciding = ~part.passing  # a hand the forced bets decided: its seats only pass (action 1), as the rules
+            agent_at = np.flatnonzero((players != seats[live]) & deciding)
             queries = [Query(int(k), int(players[k]), np.flatnonzero(weights[live[k]] > 0), self._key(part, int(k), lines[live[k]]))
                        for k in agent_at]
             for k, q, (probs, at) in zip(agent_at, queries, self.ask(part, queries)):
@@ -139,7 +140,7 @@ class VectorLBR:
                 w = weights[i].copy()
                 w[q.rows] *= probs[at, actions[k]]
                 weights[i] = w / w.sum()
-            lbr_at = np.flatnonzero(players == seats[live])
+            lbr_at = np.flatnonzero((players == seats[live]) & deciding)
             if lbr_at.size:
                 can, low, high, _ = look.raise_range(eng, part)
                 plans = []
