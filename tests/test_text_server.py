@@ -178,6 +178,26 @@ def test_capacity() -> None:
         thread.join(10)
 
 
+def test_a_failing_environment_answers_500() -> None:
+    def broken() -> TextPokerEnv:
+        env = make_env()
+
+        def step(reply: str) -> Any:
+            raise ZeroDivisionError("the table broke")
+
+        env.step = step  # type: ignore[method-assign]
+        return env
+
+    server, thread, base = serve(make_app(broken, max_sessions=2, seed=0))
+    try:
+        assert call(base, "POST", "/reset", {"episode_id": "a"})[0] == 200
+        status, result = call(base, "POST", "/step", {"action": {"message": "call"}, "episode_id": "a"})
+        assert (status, result) == (500, {"detail": "ZeroDivisionError: the table broke", "code": "EXECUTION_ERROR"})
+    finally:
+        server.should_exit = True
+        thread.join(10)
+
+
 def test_websocket_session(url: str) -> None:
     """OpenEnv's session socket: the messages its EnvClient sends, the answers it parses."""
     with connect(url.replace("http://", "ws://") + "/ws") as ws:
@@ -202,6 +222,10 @@ def test_websocket_session(url: str) -> None:
         assert state["type"] == "state" and state["data"]["step_count"] == len(rewards)
         ws.send(json.dumps({"type": "step", "data": {"reply": "call"}}))
         assert json.loads(ws.recv())["data"]["code"] == "VALIDATION_ERROR"
+        ws.send(json.dumps({"type": "reset", "data": [7]}))
+        assert json.loads(ws.recv())["data"]["code"] == "VALIDATION_ERROR"
+        ws.send("{not json")
+        assert json.loads(ws.recv())["data"]["code"] == "INVALID_JSON"
         ws.send(json.dumps({"type": "dance"}))
         assert json.loads(ws.recv())["data"]["code"] == "UNKNOWN_TYPE"
         ws.send(json.dumps({"type": "close"}))

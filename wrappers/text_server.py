@@ -24,7 +24,8 @@ and an extra field of ``StepRequest``, which allows extras), so a trainer can ru
 HTTP. Errors are JSON ``{"detail": "<one line>", "code": "<CODE>"}`` with status 400 (``INVALID_JSON``),
 404 (``UNKNOWN_EPISODE``), 409 (``EPISODE_DONE``: step after the end, reset first), 422
 (``VALIDATION_ERROR``: a missing field, an action that is not ``{"message": str}``, a negative seed) or 503
-(``CAPACITY_REACHED``: ``max_sessions`` are open; close some).
+(``CAPACITY_REACHED``: ``max_sessions`` are open; close some); an environment that fails answers 500
+(``EXECUTION_ERROR``, the exception's type and message).
 
 Every reset reports the seed it used in ``metadata["seed"]``: a reset without one draws it from the server's
 seed sequence (``--seed``), so any episode can be replayed with ``{"seed": ...}``.
@@ -264,6 +265,10 @@ def make_app(make_env: Callable[[], TextPokerEnv], max_sessions: int = 1024, see
             return JSONResponse({"detail": f"the body is not valid JSON ({one_line(exc)})", "code": "INVALID_JSON"}, status_code=400)
         return JSONResponse({"detail": one_line(exc), "code": "VALIDATION_ERROR"}, status_code=422)
 
+    @app.exception_handler(Exception)
+    async def failed(_: Request, exc: Exception) -> JSONResponse:  # the environment failed: a JSON 500, not a bare page
+        return JSONResponse({"detail": f"{type(exc).__name__}: {exc}", "code": "EXECUTION_ERROR"}, status_code=500)
+
     @app.get("/health")
     def health() -> dict[str, str]:
         return {"status": "healthy"}
@@ -309,8 +314,10 @@ def make_app(make_env: Callable[[], TextPokerEnv], max_sessions: int = 1024, see
                 kind = message.get("type") if isinstance(message, dict) else None
                 data = message.get("data", {}) if isinstance(message, dict) else {}
                 try:
+                    if not isinstance(data, dict):
+                        raise ServerError(422, "VALIDATION_ERROR", f"data must be a JSON object, not {type(data).__name__}")
                     if kind == "reset":
-                        request = ResetRequest.model_validate({**(data or {}), "episode_id": episode_id or (data or {}).get("episode_id")})
+                        request = ResetRequest.model_validate({**data, "episode_id": episode_id or data.get("episode_id")})
                         result = await run_in_threadpool(table.reset, request)
                         episode_id = result["observation"]["episode_id"]
                         await socket_.send_json({"type": "observation", "data": result})
@@ -331,6 +338,8 @@ def make_app(make_env: Callable[[], TextPokerEnv], max_sessions: int = 1024, see
                     await socket_.send_json({"type": "error", "data": {"message": exc.message, "code": exc.code}})
                 except ValidationError as exc:
                     await socket_.send_json({"type": "error", "data": {"message": one_line(exc), "code": "VALIDATION_ERROR"}})
+                except Exception as exc:  # the environment failed: say so and keep the socket
+                    await socket_.send_json({"type": "error", "data": {"message": f"{type(exc).__name__}: {exc}", "code": "EXECUTION_ERROR"}})
         except WebSocketDisconnect:
             pass
         finally:
