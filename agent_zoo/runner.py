@@ -35,6 +35,7 @@ import numpy as np
 from agent_zoo.agent import Agent, stack
 from agent_zoo.aivat import Decision
 from agent_zoo.stats import BET, CALL, CHECK, FOLD, ActionView, HandTracker, StyleCounts, classify
+from poker_envs.games.base import play_chance
 
 BatchObservation = dict[str, np.ndarray]
 
@@ -262,8 +263,13 @@ def play_vector(
     decks: np.ndarray,
     buttons: np.ndarray | None = None,
     style: bool = False,
+    record: Any = None,
 ) -> list[HandOutcome]:
     """Play ``hands`` on the batched ``engine`` in waves of ``engine.num_envs`` tables.
+
+    ``record`` (the rules' ``Game`` of the engine's game; one-hand episodes): each outcome's ``trace`` is the
+    hand replayed on the rules from ``record.new_initial_state(**spec.options)`` with the actions taken (pass
+    turns skipped) and the agents' ``action_probabilities``, as ``play_aec(record=True)`` gives it.
 
     ``decks[k]`` is episode k's dealing order (``options["decks"]`` of the engine: one deck per hand, or in a
     session engine a list of decks, one per hand), ``buttons[k]`` its button (hold'em only). Style statistics
@@ -293,6 +299,7 @@ def play_vector(
         trackers = [HandTracker(n) for _ in range(used)] if style else None
         session_style = [[StyleCounts() for _ in range(n)] for _ in range(used)] if style and sessions else None
         counted = style
+        steps: list[list[tuple[int, np.ndarray | None]]] = [[] for _ in range(used)]
         active = np.zeros(b, dtype=bool)
         active[:used] = True
         while active.any():
@@ -308,6 +315,12 @@ def play_vector(
                 row_rngs = [rngs[t][int(p)] for t, p in zip(sel.tolist(), out.current_player[sel].tolist(), strict=True)]
                 try:
                     actions[sel] = act_rows(agents[agent], obs, row_rngs)
+                    if record is not None:
+                        probs = agents[agent].action_probabilities_batch(obs)
+                        passing = getattr(getattr(engine, "tables", None), "passing", None)
+                        for i, t in enumerate(sel.tolist()):
+                            if passing is None or not passing[t]:
+                                steps[t].append((int(actions[t]), None if probs is None else np.asarray(probs[i], dtype=np.float64)))
                 except KeyError as exc:
                     if exc.args != ("public",):
                         raise
@@ -347,6 +360,25 @@ def play_vector(
                 per_seat = session_style[h] if counted else None
             else:
                 per_seat = trackers[h].finish() if trackers is not None and counted else None
+            trace = None
+            if record is not None:
+                trace = replay(record.new_initial_state(**wave[h].options), steps[h])
+                scale = getattr(engine, "reward_scale", 1.0)
+                if not np.allclose(trace[1].returns() * scale, totals[h]):
+                    raise RuntimeError(f"hand {lo + h}: the rules' replay pays {trace[1].returns() * scale}, the engine {totals[h]}")
             outcomes.append(HandOutcome(totals[h].astype(np.float64), per_seat, int(played[h]),
-                                        places[h] if sessions else None))
+                                        places[h] if sessions else None, trace))
     return outcomes
+
+
+def replay(state: Any, steps: Sequence[tuple[int, np.ndarray | None]]) -> tuple[list[Decision], Any]:
+    """A hand's decisions and final state, replaying ``steps`` (action, policy or None) on the rules' ``state``
+    whose deal is fixed (its chance nodes deal the fixed cards)."""
+    decisions = []
+    dealer = np.random.default_rng(0)  # unused by a fixed deal; the rules' sample_chance takes a Generator
+    for action, probs in steps:
+        play_chance(state, dealer)
+        decisions.append(Decision(state.clone(), action, probs))
+        state.apply(action)
+    play_chance(state, dealer)
+    return decisions, state

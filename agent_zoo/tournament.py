@@ -218,7 +218,8 @@ def play_block(task: BlockTask) -> BlockResult:
         if task.engine == "vector":
             engine = _vector_engine(task.game, task.env_config, min(task.tables, len(hands)))
             buttons = np.zeros(len(hands), dtype=np.int64) if layout.button else None
-            outcomes = play_vector(engine, agents, hands, decks, buttons, style=task.style)
+            rules = env.unwrapped.game if task.variance_reduction == "aivat" else None
+            outcomes = play_vector(engine, agents, hands, decks, buttons, style=task.style, record=rules)
         else:
             make = lambda: build_env(task.game, task.env_config)  # noqa: E731
             outcomes = play_aec(make, agents, hands, tables=task.tables, style=task.style,
@@ -423,7 +424,7 @@ def run_tournament(
     file per agent and block there. Agents that need environment options (``Agent.env_options``) get
     environments built with them.
 
-    ``variance_reduction="aivat"`` (one-hand episodes, engine "aec") also reports every mean and interval
+    ``variance_reduction="aivat"`` (one-hand episodes, either engine) also reports every mean and interval
     corrected by AIVAT's control variates (``agent_zoo.aivat``, ``TournamentResult.aivat``): chance terms for
     everyone, decision terms for the agents that give ``action_probabilities`` (the others are named in
     ``aivat["chance_only"]``).
@@ -449,9 +450,9 @@ def run_tournament(
     _check_engine(engine, game, env_config)
     if variance_reduction not in VARIANCE_REDUCTIONS:
         raise ValueError(f"variance_reduction must be one of {list(VARIANCE_REDUCTIONS)}, got {variance_reduction!r}")
-    if variance_reduction == "aivat" and (engine != "aec" or env_config.get("hands_per_episode", 1) > 1):
-        raise ValueError("variance_reduction 'aivat' corrects one-hand episodes on engine 'aec' (no sessions, "
-                         f"no batched engine); got engine {engine!r}, hands_per_episode {env_config.get('hands_per_episode', 1)}")
+    if variance_reduction == "aivat" and env_config.get("hands_per_episode", 1) > 1:
+        raise ValueError("variance_reduction 'aivat' corrects one-hand episodes, not sessions; got hands_per_episode "
+                         f"{env_config['hands_per_episode']}")
     env = build_env(game, env_config)
     names: list[str] = []
     needs: dict[str, Any] = {}
@@ -582,7 +583,7 @@ def build_parser() -> argparse.ArgumentParser:
                              "are read from its checkpoint, not played again")
     parser.add_argument("--variance-reduction", choices=VARIANCE_REDUCTIONS, default="none",
                         help="aivat: also every result corrected by AIVAT's control variates (Burch et al., AAAI 2018): "
-                             "chance terms by all-in equity, decision terms of agents with a known policy; engine aec, one-hand episodes")
+                             "chance terms by all-in equity, decision terms of agents with a known policy; one-hand episodes")
     cli.add_progress(parser)
     return parser
 
