@@ -229,7 +229,7 @@ class TournamentResult:
         n = len(self.agents)
         panels = [("", self.mean, self.ci95)]
         if self.aivat is not None:
-            panels.append(("AIVAT: ", self.aivat["mean"], self.aivat["ci95"]))
+            panels = [("plain: ", self.mean, self.ci95), ("AIVAT: ", self.aivat["mean"], self.aivat["ci95"])]
         fig = Figure(figsize=(len(panels) * (1.6 + 1.2 * n), 1.2 + 1.0 * n))
         for ax, (prefix, mean, ci95) in zip(np.atleast_1d(fig.subplots(1, len(panels))), panels, strict=True):
             self._heat_map(fig, ax, prefix, mean, ci95)
@@ -255,7 +255,8 @@ class TournamentResult:
             ax.text(j, i, f"{signed(data[i, j], decimals)}\n±{ci95[i, j]:.{decimals}f}", ha="center", va="center",
                     fontsize=8, color=color)
         what = "vs column agent" if self.players == 2 else f"- column's, halved ({self.players} seats)"
-        ax.set_title(f"{prefix}{self.game}: row agent's {self.unit} per {self.per} {what}")
+        ax.set_title(f"{prefix}{self.game}:\nrow agent's {self.unit} per {self.per} {what}" if prefix or self.aivat
+                     else f"{self.game}: row agent's {self.unit} per {self.per} {what}")
         fig.colorbar(im, ax=ax, shrink=0.8, label=f"{self.unit} per {self.per}")
 
 
