@@ -161,3 +161,17 @@ def test_batched_engine_gives_the_aec_engines_correction(game, agents):
     np.testing.assert_allclose(vec.aivat["agent_mean"], aec.aivat["agent_mean"], rtol=0, atol=1e-12)
     np.testing.assert_allclose(vec.agent_mean, aec.agent_mean, rtol=0, atol=1e-12)
     assert not np.allclose(aec.aivat["agent_mean"], aec.agent_mean)  # the correction did something
+
+
+def test_resumed_tournament_keeps_the_corrected_values(tmp_path):
+    """Blocks read back from the checkpoint carry their AIVAT values: a resumed run equals an uninterrupted one."""
+    from agent_zoo.tournament import run_tournament
+
+    path = tmp_path / "t.checkpoint.jsonl"
+    kw = {"hands": 60, "seed": 4, "progress": False, "block_deals": 10, "variance_reduction": "aivat"}
+    whole = run_tournament("kuhn", ["random", "fold"], checkpoint=path, **kw)
+    lines = path.read_text().splitlines()
+    path.write_text("\n".join(lines[:2]) + "\n")  # the header and the first block: the rest "lost"
+    resumed = run_tournament("kuhn", ["random", "fold"], checkpoint=path, resume=True, **kw)
+    np.testing.assert_array_equal(resumed.aivat["agent_mean"], whole.aivat["agent_mean"])
+    np.testing.assert_array_equal(resumed.aivat["ci95"], whole.aivat["ci95"])
