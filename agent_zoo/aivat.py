@@ -223,8 +223,9 @@ class EquityValue:
 class TreeValue:
     """Exact expected result under uniform random play of every seat from the state on (small games)."""
 
-    def __init__(self, game: Any) -> None:
+    def __init__(self, game: Any, max_nodes: int = 2_000_000) -> None:
         self.game = game
+        self.max_nodes = max_nodes  # refuse games whose tree is too large to walk (threshold with many players)
         self._memo: dict[tuple[str, ...], np.ndarray] = {}
 
     def root(self, state: GameState) -> GameState:
@@ -255,6 +256,9 @@ class TreeValue:
         else:
             legal = state.legal_actions()
             v = sum(self._value(state.child(a)) for a in legal) / len(legal)
+        if len(self._memo) >= self.max_nodes:
+            raise ValueError(f"variance_reduction 'aivat': the tree of {getattr(self.game, 'name', 'this game')} has over "
+                             f"{self.max_nodes} nodes, too many for the exact uniform-play value; use 'none'")
         self._memo[key] = np.asarray(v, dtype=np.float64)
         return self._memo[key]
 
