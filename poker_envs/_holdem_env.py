@@ -12,6 +12,7 @@ import numpy as np
 from poker_envs.aec import PokerAECEnv, warn_unknown_options
 from poker_envs.encoders.base import EncoderSpec, resolve_encoder
 from poker_envs.encoders.catalog import available_encoders
+from poker_envs.encoders.history import history_option
 from poker_envs.encoders.public import public_space
 from poker_envs.games.holdem import HoldemConfig, HoldemGame, HoldemState
 from poker_envs.games.holdem_args import seeded_button
@@ -47,6 +48,7 @@ class HoldemAECEnv(PokerAECEnv):
         obs_encoder: EncoderSpec,
         render_mode: str | None,
         session: SessionConfig | None = None,
+        history: bool = False,
     ) -> None:
         if reward_unit not in ("big_blinds", "chips"):
             raise ValueError(f"reward_unit must be 'big_blinds' or 'chips', got {reward_unit!r}")
@@ -68,7 +70,8 @@ class HoldemAECEnv(PokerAECEnv):
         levels = session.blind_levels or ((config.small_blind, config.big_blind, config.ante),)
         chips = max([total] + [bb + ante for _, bb, ante in levels])
         public = public_space(n, chips, session.hands_per_episode, len(levels) - 1)
-        super().__init__(game, encoder, render_holdem, render_mode, reward_scale=scale, public_space=public)
+        hand = history_option(history, n, config.hole_cards, sum(config.board_cards), game.max_game_length, chips, session.is_session)
+        super().__init__(game, encoder, render_holdem, render_mode, reward_scale=scale, public_space=public, history=hand)
         self._next_button = 0
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:

@@ -23,6 +23,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from poker_envs.encoders.base import Encoder
+from poker_envs.encoders.history import HistoryLayout, encode_history
 from poker_envs.encoders.public import TablePosition, encode_public
 from poker_envs.games.base import TERMINAL, Game, GameState, play_chance
 from poker_envs.session import Session
@@ -84,10 +85,12 @@ class PokerAECEnv(AECEnv):
         render_mode: str | None = None,
         reward_scale: float = 1.0,
         public_space: spaces.Box | None = None,
+        history: tuple[HistoryLayout, spaces.Box] | None = None,
     ) -> None:
         """``public_space``: the Box of the public betting state (``encoders.public``); given, every observation
-        dict has a ``"public"`` vector too (the hold'em family). ``game`` fixes the spaces: in a session it is
-        the template every hand's game fits in."""
+        dict has a ``"public"`` vector too (the hold'em family). ``history``: the layout and Box of the hand so
+        far (``encoders.history``, the opt-in ``history=True``); given, observations have a ``"history"`` too.
+        ``game`` fixes the spaces: in a session it is the template every hand's game fits in."""
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode {render_mode!r} is not one of {self.metadata['render_modes']} or None")
@@ -105,6 +108,10 @@ class PokerAECEnv(AECEnv):
         if public_space is not None:
             parts["public"] = public_space
         self._public = public_space is not None
+        self.history_layout: HistoryLayout | None = None if history is None else history[0]  # None: no "history" key
+        if history is not None:
+            parts["history"] = history[1]
+        self._recent: list[list[float]] = []  # net chips of every seat in the episode's finished hands, latest first
         obs_space = spaces.Dict(parts)
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(self._num_actions) for a in self.possible_agents}
@@ -185,6 +192,7 @@ class PokerAECEnv(AECEnv):
         self.hands_done = 0
         self.last_hand = None
         self._penalties = {}
+        self._recent = []
         self._start_hand(options)
         self._after_move()
 
@@ -218,6 +226,8 @@ class PokerAECEnv(AECEnv):
         obs = {"observation": encoded, "action_mask": mask}
         if self._public:
             obs["public"] = encode_public(state, seat, self._table)
+        if self.history_layout is not None:
+            obs["history"] = encode_history(state, seat, self.history_layout, self._table, self._recent)
         return obs
 
     def check_action(self, action: Any) -> int | None:
@@ -312,6 +322,11 @@ class PokerAECEnv(AECEnv):
         returns = self.state.returns()
         self.hands_done += 1
         self.last_hand = (self.state, tuple(self._agents_at), self._table)
+        if self.history_layout is not None and self.history_layout.recent_hands:
+            result = [0.0] * len(self.possible_agents)
+            for s, env_seat in enumerate(self._table.seats):
+                result[env_seat] = float(returns[s])
+            self._recent = [result, *self._recent[: self.history_layout.recent_hands - 1]]
         session = self.session
         prizes = session is not None and bool(session.config.payouts)
         for agent in self.agents:

@@ -49,12 +49,13 @@ class raw_env(HoldemAECEnv):
         hands_per_level: int | None = None,
         payouts: Sequence[float] | None = None,
         eliminated: str = "leave",
+        history: bool = False,
     ) -> None:
         config = table_config(
             "limit", num_players, small_blind, big_blind, ante, starting_stack, allow_fold_when_check=allow_fold_when_check
         )
         session = session_config(hands_per_episode, rebuy, blind_levels, hands_per_level, payouts, eliminated)
-        super().__init__(config, reward_unit, obs_encoder, render_mode, session)
+        super().__init__(config, reward_unit, obs_encoder, render_mode, session, history)
 
 
 def env(**kwargs: Any) -> AECEnv:

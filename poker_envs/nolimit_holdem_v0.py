@@ -56,10 +56,11 @@ class raw_env(HoldemAECEnv):
         hands_per_level: int | None = None,
         payouts: Sequence[float] | None = None,
         eliminated: str = "leave",
+        history: bool = False,
     ) -> None:
         config = table_config("nolimit", num_players, small_blind, big_blind, ante, starting_stack, bet_sizing)
         session = session_config(hands_per_episode, rebuy, blind_levels, hands_per_level, payouts, eliminated)
-        super().__init__(config, reward_unit, obs_encoder, render_mode, session)
+        super().__init__(config, reward_unit, obs_encoder, render_mode, session, history)
 
 
 def env(**kwargs: Any) -> AECEnv:

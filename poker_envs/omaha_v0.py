@@ -48,6 +48,7 @@ class raw_env(HoldemAECEnv):
         reward_unit: str = "big_blinds",
         obs_encoder: EncoderSpec = "default",
         render_mode: str | None = None,
+        history: bool = False,
         **session: Any,
     ) -> None:
         """``session``: hands_per_episode, rebuy, blind_levels, hands_per_level, payouts, eliminated (see nolimit_holdem_v0)."""
@@ -55,7 +56,7 @@ class raw_env(HoldemAECEnv):
             betting, num_players, small_blind, big_blind, ante, starting_stack,
             bet_sizing, hole_cards=hole_cards, hand_rule="omaha",
         )
-        super().__init__(config, reward_unit, obs_encoder, render_mode, session_from(session, "omaha_v0", AEC_SESSION_ARGS))
+        super().__init__(config, reward_unit, obs_encoder, render_mode, session_from(session, "omaha_v0", AEC_SESSION_ARGS), history)
 
 
 def env(**kwargs: Any) -> AECEnv:

@@ -28,6 +28,7 @@ from pettingzoo import AECEnv, ParallelEnv
 
 from poker_envs.aec import PokerAECEnv, warn_unknown_options, wrap_classic
 from poker_envs.encoders.base import EncoderSpec, resolve_encoder
+from poker_envs.encoders.history import history_option
 from poker_envs.encoders.public import TablePosition, public_space
 from poker_envs.encoders.small_games import PUSH_FOLD_ENCODERS
 from poker_envs.games.base import GameState
@@ -61,6 +62,7 @@ class raw_env(PokerAECEnv):
         hands_per_episode: int = 1,
         rebuy: bool = False,
         payouts: Sequence[float] | None = None,
+        history: bool = False,
     ) -> None:
         session = session_config(hands_per_episode, rebuy, None, None, payouts)
         session.check_seats(num_players)
@@ -81,7 +83,8 @@ class raw_env(PokerAECEnv):
         if session.rebuy:
             encoder.widen_for_session(hands_per_episode * max(config.stacks), hands_per_episode * total)
         public = public_space(n, total, session.hands_per_episode)
-        super().__init__(game, encoder, render_push_fold, render_mode, public_space=public)
+        hand = history_option(history, n, 2, 5, game.max_game_length, total, session.is_session)
+        super().__init__(game, encoder, render_push_fold, render_mode, public_space=public, history=hand)
 
     def _new_session(self, options: dict[str, Any]) -> Session | None:
         if not self.session_config.is_session:

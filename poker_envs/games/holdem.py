@@ -65,6 +65,13 @@ BETTING = ("nolimit", "potlimit", "limit")
 HOLE_CARDS = (2, 3, 4, 5, 6)  # hole cards per player the rules deal
 
 
+def fraction_raise_to(max_bet: int, pot_after_call: int, fraction: float, low: int) -> int:
+    """The raise-to of a pot-fraction size: ``max_bet + fraction * pot_after_call``, rounded to a chip (halves up)
+    and lifted to the minimum raise-to ``low`` (a bet, ``max_bet`` 0, is ``fraction * pot``). The one copy of
+    the rule: the rules, the batched kernels' differential tests and the text views (``poker_envs.text``) use it."""
+    return max(low, int(max_bet + fraction * pot_after_call + 0.5))
+
+
 class ActionRecord(NamedTuple):
     player: int
     kind: int  # FOLD, CHECK, CALL, BET or RAISE
@@ -496,7 +503,7 @@ class HoldemState(GameState):
         out: list[tuple[int, int]] = []
         last = -1
         for k, f in enumerate(self.game.fractions):
-            to = max(low, int(self._max_bet + f * pot_after_call + 0.5))
+            to = fraction_raise_to(self._max_bet, pot_after_call, f, low)
             if to >= high:
                 break
             if to != last:
@@ -576,7 +583,7 @@ class HoldemState(GameState):
             legal = self._legal if self._legal is not None else self.legal_actions()
             if action in legal:  # a fraction id that is neither masked nor a repeat: its amount directly
                 pot_after_call = self.pot() + self._max_bet - self.bets[seat]
-                return kind, max(low, int(self._max_bet + fractions[int(action) - 2] * pot_after_call + 0.5))
+                return kind, fraction_raise_to(self._max_bet, pot_after_call, fractions[int(action) - 2], low)
         self._illegal(action, "")
         raise AssertionError  # unreachable
 

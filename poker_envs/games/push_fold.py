@@ -351,9 +351,33 @@ class PushFoldState(GameState):
         """(stack, stack) less the ante when moving all-in raises: the stack is bigger than the largest
         contribution and some other live seat has more than that too (else all-in only calls)."""
         seat = self._acting_player()
-        top = max(self.contributions)
-        stacks, live = self.config.stacks, self.live()
-        if stacks[seat] > top and any(live[s] and stacks[s] > top for s in range(self.num_players) if s != seat):
-            to = stacks[seat] - float(self.config.ante_bb)
+        if _all_in_raises(self.config.stacks, self.contributions, self.live(), seat):
+            to = self.config.stacks[seat] - float(self.config.ante_bb)
             return to, to
         return None
+
+    def action_records(self) -> list[tuple[int, int, float, float, bool]]:
+        """The hand's actions so far as hold'em records them (``games.holdem.ActionRecord`` fields): (seat, kind,
+        big blinds added, street bet after the action, all-in), kind ``ActionKind.FOLD``, ``CALL`` or ``RAISE``
+        (an all-in that raises, as ``action_kind`` says), replayed from the blinds."""
+        cfg = self.config
+        ante, stacks = float(cfg.ante_bb), cfg.stacks
+        contributions = [ante + b for b in cfg.blinds()]
+        live = [True] * self.num_players
+        out: list[tuple[int, int, float, float, bool]] = []
+        for seat, action in enumerate(self.actions):
+            if action == FOLD:
+                live[seat] = False
+                out.append((seat, int(ActionKind.FOLD), 0.0, contributions[seat] - ante, False))
+                continue
+            kind = ActionKind.RAISE if _all_in_raises(stacks, contributions, live, seat) else ActionKind.CALL
+            added = stacks[seat] - contributions[seat]
+            contributions[seat] = float(stacks[seat])
+            out.append((seat, int(kind), added, stacks[seat] - ante, True))
+        return out
+
+
+def _all_in_raises(stacks: Sequence[float], contributions: Sequence[float], live: Sequence[bool], seat: int) -> bool:
+    """Whether ``seat`` moving all-in raises: its stack tops every contribution and another live seat could call more."""
+    top = max(contributions)
+    return stacks[seat] > top and any(live[s] and stacks[s] > top for s in range(len(stacks)) if s != seat)
