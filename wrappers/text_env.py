@@ -30,6 +30,7 @@ from gymnasium import spaces
 
 from poker_envs import catalog
 from poker_envs.text import TextTable
+from poker_envs.text.views import Template
 from wrappers.single_agent import OpponentSpec, SeatSpec, SingleAgentEnv
 
 MAX_PROMPT_CHARS = 16_384  # observation_space.max_length: a 10-seat session prompt with its hand so far fits
@@ -76,7 +77,7 @@ class TextPokerEnv(gymnasium.Env):
         invalid_penalty: big blinds (>= 0) taken from the reward of every step whose reply failed.
         amounts: how the prompt states amounts, ``"chips"`` or ``"bb"`` (``poker_envs.text.TextTable.for_env``).
         list_actions: whether the prompt lists the legal actions.
-        template: a prompt template of the text view, None for its default.
+        template: the text view's prompt template (a ``str.format`` template or a callable of the state JSON), None for its default.
         snap: whether a bet size between the legal sizes snaps to the nearest one (the parser says so).
         render_mode: None or ``"ansi"`` (``render()`` returns the current prompt).
         env_config: the game's configuration (``num_players=6``, ``hands_per_episode=20``, ...); rewards are
@@ -94,7 +95,7 @@ class TextPokerEnv(gymnasium.Env):
         invalid_penalty: float = 0.0,
         amounts: Literal["chips", "bb"] = "chips",
         list_actions: bool = True,
-        template: str | None = None,
+        template: Template = None,
         snap: bool = True,
         render_mode: str | None = None,
         **env_config: Any,
