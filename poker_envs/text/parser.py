@@ -169,7 +169,7 @@ def _amount_intent(kind: str, segment: str) -> Intent:
         best = (m.start(), Intent(kind, "pot", fraction))
         break
     m = _AMOUNT.search(segment)
-    if m is not None and (best is None or m.start() < best[0]):
+    if m is not None and (best is None or m.start("num") < best[0]):
         num = float(m["num"]) * (1000 if m["k"] else 1) * (-1 if m["neg"] else 1)
         unit = (m["unit"] or "").replace(" ", "")
         prefix = segment[: m.start()]
@@ -189,9 +189,6 @@ def intents(answer: str) -> list[Intent]:
     """Every action the answer names, in order (see the module doc)."""
     if answer in _LETTERS:
         return [Intent(_LETTERS[answer])]
-    bare = _BARE.match(answer)
-    if bare is not None:
-        return [_amount_intent("raise", answer)]
     found = list(_VERB.finditer(answer))
     out = []
     for i, m in enumerate(found):
@@ -342,7 +339,10 @@ def resolve(intent: Intent, table: Table, text: str) -> Parsed:
 
 def _match(target: float, sized: list[LegalAction], table: Table, text: str, verb: str) -> Parsed:
     tol = table.tolerance
+    pub = table.public
     low, high = sized[0].to, sized[-1].to
+    if pub.can_raise:  # the rules' raise-to range: a size inside it snaps to a legal size (abstract sizes are a few)
+        low, high = min(low, pub.min_raise_to), max(high, pub.max_raise_to)
     nearest = min(sized, key=lambda a: (abs(a.to - target), a.to))
     if abs(nearest.to - target) <= tol:
         return _ok(nearest, text, f"{verb} {table.fmt(nearest.to)}" + (" (all-in)" if nearest.kind == "all-in" else ""))
@@ -364,10 +364,16 @@ def parse_reply(reply: object, table: Table) -> Parsed:
         answer = answer_text(reply)
     except (ValueError, RecursionError):  # defensive: the grammar is regular, this should not happen
         answer = ""
-    if not answer.strip():
-        return _fail("empty", answer, "the final answer is empty; answer with one action, e.g. Final Answer: call")
-    found = intents(answer)
     shown = answer if len(answer) <= 80 else answer[:77] + "..."
+    if not answer.strip():
+        finals = list(_FINAL.finditer(reply))
+        rest = reply[finals[-1].end() :] if finals else reply
+        if not rest.strip():
+            return _fail("empty", answer, "the final answer is empty; answer with one action, e.g. Final Answer: call")
+        return _fail("unparsable", answer, f"no action found; answer with one of: {legal_summary(table)}")
+    if _BARE.match(answer):
+        return _fail("unparsable", answer, f"{shown!r} is a number, not an action: say call, bet X or raise to X")
+    found = intents(answer)
     if not found:
         return _fail("unparsable", answer, f"no action found in {shown!r}; answer with one of: {legal_summary(table)}")
     results = [resolve(i, table, answer) for i in dict.fromkeys(found)]

@@ -23,7 +23,6 @@ from poker_envs.text.parser import Parsed, Table, format_amount, parse_reply, si
 from poker_envs.text.schema import SCHEMA_VERSION, STATE_FIELDS
 KIND_WORDS = {0: "folds", 1: "checks", 2: "calls", 3: "bets", 4: "raises to"}
 KIND_NAMES = ("fold", "check", "call", "bet", "raise")
-TITLES = {"nolimit": "No-limit", "potlimit": "Pot-limit", "limit": "Fixed-limit", "push_fold": "Push-or-fold"}
 Template = str | Callable[[dict[str, Any]], str] | None
 TEMPLATE_EXTRAS = ("prompt", "hand_text", "actions_text", "answer_format", "amounts_text")
 
@@ -150,6 +149,26 @@ def _action_text(a: LegalAction, table: Table) -> str:
     return f"{'bet' if a.kind == 'bet' else 'raise to'} {table.fmt(a.to)}"
 
 
+def fraction_name(fraction: float) -> str:
+    """A pot fraction as players say it (and the parser reads it): half pot, 2/3 pot, pot, 2 pots."""
+    names = {0.25: "1/4 pot", 1 / 3: "1/3 pot", 0.5: "half pot", 2 / 3: "2/3 pot", 0.75: "3/4 pot", 1.0: "pot"}
+    for f, name in names.items():
+        if abs(fraction - f) < 1e-9:
+            return name
+    return f"{format_amount(fraction)} pot" + ("s" if fraction > 1 else "")
+
+
+def game_title(sizing: Sizing) -> str:
+    """The game in words: "no-limit hold'em", "short-deck no-limit hold'em", "pot-limit Omaha", "push-or-fold hold'em"."""
+    name = sizing.game
+    if sizing.betting == "push_fold":
+        return "push-or-fold hold'em"
+    betting = {"nolimit": "no-limit", "potlimit": "pot-limit", "limit": "fixed-limit"}[sizing.betting]
+    family = "Omaha" if "omaha" in name else "hold'em"
+    variant = "short-deck " if name.startswith("short_deck") else ""
+    return f"{variant}{betting} {family}" + (f" ({name})" if name not in (f"{sizing.betting}_holdem", f"{sizing.betting}_omaha", f"short_deck_{sizing.betting}_holdem") else "")
+
+
 def _positions(public: PublicState) -> dict[int, str]:
     """Position names of the seats in play: BTN, SB, BB (heads-up the button is the small blind)."""
     seated = [s for s in range(len(public.seated)) if public.seated[s]]
@@ -217,9 +236,7 @@ def _prompt_parts(view: TextTable, public: PublicState, history: HandHistory, ta
     unit = state["unit"]
     f = table.fmt
     me = public.observer
-    title = TITLES[view.sizing.betting]
-    game = state["game"].replace("_", " ")
-    lines = [f"You are playing {title} poker ({game}), {sum(public.seated)} players, as seat {me}."
+    lines = [f"You are playing {game_title(view.sizing)}, {sum(public.seated)} players, as seat {me}."
              f" All amounts are in {unit}" + (f" (big blind {format_amount(public.big_blind)} chips)." if unit == "chips" else ".")]
     if view.sizing.betting != "push_fold":
         lines.append(f"Blinds {f(public.small_blind)}/{f(public.big_blind)}" + (f", ante {f(public.ante)}" if public.ante else "") + ".")
@@ -285,7 +302,7 @@ def _prompt_parts(view: TextTable, public: PublicState, history: HandHistory, ta
             elif a.kind == "all-in":
                 items.append(f"- all-in ({'raise' if max(public.bets) else 'bet'} to {f(a.to)})")
             elif a.kind in ("bet", "raise"):
-                pot = f" ({format_amount(a.fraction)} pot)" if a.fraction is not None else ""
+                pot = f" ({fraction_name(a.fraction)})" if a.fraction is not None else ""
                 items.append(f"- {'bet' if a.kind == 'bet' else 'raise to'} {f(a.to)}{pot}")
             else:
                 items.append(f"- {a.kind}")
