@@ -133,18 +133,21 @@ class Session:
     observation: dict[str, Any] = field(default_factory=dict)
 
 
+PLAIN = (str, int, float, bool, type(None))
+
+
 def json_safe(value: Any) -> Any:
-    """``info`` values as JSON: arrays to lists, numpy scalars to Python, dataclasses/objects dropped to str."""
-    if isinstance(value, dict):
-        return {str(k): json_safe(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [json_safe(v) for v in value]
+    """``info`` values as JSON: arrays to lists, numpy scalars to Python, other objects to their ``str``."""
+    if isinstance(value, PLAIN):
+        return value
     if isinstance(value, np.ndarray):
         return value.tolist()
+    if isinstance(value, dict):
+        return {str(k): v if type(v) in PLAIN else json_safe(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [v if type(v) in PLAIN else json_safe(v) for v in value]
     if isinstance(value, np.generic):
         return value.item()
-    if value is None or isinstance(value, (str, int, float, bool)):
-        return value
     return str(value)
 
 
@@ -228,7 +231,7 @@ class SessionTable:
             return PokerState(episode_id=episode_id, step_count=session.step_count, done=session.done, seed=session.seed, state=obs["state"]).model_dump()
 
     def _result(self, session: Session, prompt: str, reward: float | None, info: dict[str, Any]) -> dict[str, Any]:
-        state = json_safe(info.pop("state"))
+        state = info.pop("state")  # JSON already (poker_envs.text.STATE_SCHEMA)
         observation = PokerObservation(
             prompt=prompt, state=state, episode_id=session.episode_id, step_count=session.step_count,
             reprompt=bool(info.get("reprompt", False)), failure=info.get("failure"),
@@ -281,13 +284,14 @@ def make_app(make_env: Callable[[], TextPokerEnv], max_sessions: int = 1024, see
     def schema() -> dict[str, Any]:
         return {"action": PokerAction.model_json_schema(), "observation": PokerObservation.model_json_schema(), "state": PokerState.model_json_schema()}
 
+    # The answers are plain JSON already (json_safe): JSONResponse skips FastAPI's recursive re-encoding.
     @app.post("/reset")
-    def reset(request: ResetRequest = Body(default_factory=ResetRequest)) -> dict[str, Any]:
-        return table.reset(request)
+    def reset(request: ResetRequest = Body(default_factory=ResetRequest)) -> JSONResponse:
+        return JSONResponse(table.reset(request))
 
     @app.post("/step")
-    def step(request: StepRequest) -> dict[str, Any]:
-        return table.step(request)
+    def step(request: StepRequest) -> JSONResponse:
+        return JSONResponse(table.step(request))
 
     @app.get("/state")
     def state(episode_id: str | None = None) -> dict[str, Any]:
