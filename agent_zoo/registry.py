@@ -9,9 +9,10 @@ agent fits the environment (a CFR policy file solved for Kuhn refuses a Leduc en
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 import numpy as np
@@ -33,6 +34,7 @@ class AgentEntry:
     needs_arg: bool  # whether ``name:argument`` is required
     arg_help: str  # what the argument is
     summary: str  # one line for help texts and the README table
+    env_options: Mapping[str, Any] = field(default_factory=dict)  # environment options the agent needs (built with them)
 
 
 def env_game(env: Any) -> Game:
@@ -219,7 +221,8 @@ REGISTRY: dict[str, AgentEntry] = {
     "cluster": AgentEntry(_cluster, True, "policy saved by the log-clustering trainer", "policy learned from a cluster of play logs; limit hold'em"),
     "sb3": AgentEntry(_sb3, True, "model.zip saved by Stable-Baselines3 / sb3-contrib", "an SB3 / sb3-contrib policy trained on the Gymnasium single-agent view (MaskablePPO, PPO, A2C, DQN, ...); the game it was trained on"),
     "jax": AgentEntry(_jax, True, "checkpoint_<update>.npz saved by python -m agent_zoo.jax_ppo train --out DIR", "self-play PPO policy network trained on the device (JAX); the game it was trained on"),
-    "llm": AgentEntry(_llm, True, "MODEL@BASE_URL[,KEY=VALUE...] or a .toml/.json config file", "a language model over an OpenAI-compatible server (OpenAI, vLLM, Ollama, llama.cpp) playing from the text view (docs/llm.md); hold'em"),
+    "llm": AgentEntry(_llm, True, "MODEL@BASE_URL[,KEY=VALUE...] or a .toml/.json config file", "a language model over an OpenAI-compatible server (OpenAI, vLLM, Ollama, llama.cpp) playing from the text view (docs/llm.md); hold'em family, env built with history=True",
+                      MappingProxyType({"history": True})),
     "module": AgentEntry(_module, True, "package.module:callable", "an importable Agent, agent factory (no argument or the env) or function (observation, rng) -> action; any game"),
 }
 
@@ -239,6 +242,12 @@ def parse_spec(spec: str) -> tuple[str, str | None]:
     if arg and not entry.arg_help:
         raise ValueError(f"agent {name!r} takes no argument, got {spec!r}")
     return name, (arg or None)
+
+
+def spec_env_options(spec: str) -> Mapping[str, Any]:
+    """The environment options the agent of ``spec`` needs (e.g. ``{"history": True}``), known before it is built."""
+    name, _ = parse_spec(spec)
+    return REGISTRY[name].env_options
 
 
 def make_agent(spec: str, env: Any) -> Agent:

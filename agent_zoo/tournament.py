@@ -34,7 +34,7 @@ import numpy as np
 from agent_zoo import lineups as seating
 from agent_zoo.agent import Agent
 from agent_zoo.aivat import VARIANCE_REDUCTIONS, aivat_terms, value_function
-from agent_zoo.registry import make_agent
+from agent_zoo.registry import make_agent, spec_env_options
 from agent_zoo.runner import HandOutcome, HandSpec, child_seed, play_aec, play_vector
 from agent_zoo.stats import StyleCounts
 from agent_zoo.tournament_checkpoint import Checkpoint
@@ -453,28 +453,33 @@ def run_tournament(
     if variance_reduction == "aivat" and env_config.get("hands_per_episode", 1) > 1:
         raise ValueError("variance_reduction 'aivat' corrects one-hand episodes, not sessions; got hands_per_episode "
                          f"{env_config['hands_per_episode']}")
-    env = build_env(game, env_config)
-    names: list[str] = []
-    needs: dict[str, Any] = {}
-    for spec in agents:  # build every agent once here: bad names and files fail before any hand
-        agent = spec if isinstance(spec, Agent) else make_agent(spec, env)
-        names.append(spec if isinstance(spec, str) else agent.name)
-        for key, value in agent.env_options.items():
+    needs: dict[str, Any] = {}  # environment options the agents need (Agent.env_options, the registry's entries)
+    for spec in agents:
+        wanted = spec.env_options if isinstance(spec, Agent) else spec_env_options(spec)
+        for key, value in wanted.items():
             if env_config.get(key, needs.get(key, value)) != value:
-                raise ValueError(f"agent {names[-1]!r} needs the environment option {key}={value!r}, "
-                                 f"but the tournament has {key}={env_config.get(key, needs.get(key))!r}")
+                raise ValueError(f"agent {spec if isinstance(spec, str) else spec.name!r} needs the environment option "
+                                 f"{key}={value!r}, but the tournament has {key}={env_config.get(key, needs.get(key))!r}")
             needs[key] = value
-    if len(set(names)) != len(names):
-        raise ValueError(f"agents: names must be distinct, got {names}")
     if needs and engine == "vector":
         raise ValueError(f"engine 'vector': agents here need the environment options {needs}, which the batched "
                          "engine does not give; use engine 'aec'")
-    if needs.keys() - env_config.keys():
-        env_config.update(needs)
-        try:
-            build_env(game, env_config)  # the options are checked before any hand
-        except TypeError as exc:
-            raise ValueError(f"agents here need the environment options {needs}, which {game} does not take ({exc})") from None
+    env_config.update(needs)
+    try:
+        env = build_env(game, env_config)
+    except TypeError as exc:
+        if not needs:
+            raise
+        raise ValueError(f"agents here need the environment options {needs}, which {game} does not take ({exc})") from None
+    names: list[str] = []
+    for spec in agents:  # build every agent once here: bad names and files fail before any hand
+        agent = spec if isinstance(spec, Agent) else make_agent(spec, env)
+        names.append(spec if isinstance(spec, str) else agent.name)
+        missing = {k: v for k, v in agent.env_options.items() if env_config.get(k) != v}
+        if missing:
+            raise ValueError(f"agent {names[-1]!r} needs the environment options {missing}; pass them in env_config")
+    if len(set(names)) != len(names):
+        raise ValueError(f"agents: names must be distinct, got {names}")
     if engine == "vector":
         _vector_engine(game, env_config, 1)  # its configuration errors before any hand
     lineup_seq, deals_seq = np.random.SeedSequence(seed).spawn(2)

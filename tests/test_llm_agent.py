@@ -190,6 +190,7 @@ def test_interrupted_tournament_resumes_without_replaying_finished_deals(stub, t
     args = ["--game", "nolimit", "--players", "6", "--hands", "18", "--seed", "2", "--block-deals", "1", "--no-progress", "--agents",
             f"llm:a@{stub.url},retries=0", f"llm:b@{stub.url},retries=0", "heuristic"]
     full = main([*args, "--out", str(tmp_path / "full")])
+    capsys.readouterr()
     per_run = len(stub.requests)
     stub.requests.clear()
     stub.answered, stub.fail_after = 0, per_run // 2  # the server goes down half-way
@@ -222,11 +223,12 @@ def test_interrupted_tournament_resumes_without_replaying_finished_deals(stub, t
 
 
 @pytest.mark.parametrize("case", ["unreachable", "model", "key", "no_url"])
-def test_bad_server_input_is_one_line_through_the_cli(case, capsys):
+def test_bad_server_input_is_one_line_through_the_cli(case, capsys, monkeypatch):
+    monkeypatch.setenv("POKER_ENVS_TEST_KEY", "secret")
     with StubServer(models=["real-model"], api_key="secret") as server:
         spec, words = {
             "unreachable": (f"llm:real-model@{closed_url()},retries=1,backoff=0.01", ["cannot connect", "127.0.0.1"]),
-            "model": (f"llm:no-such-model@{server.url}", ["404", "no-such-model"]),
+            "model": (f"llm:no-such-model@{server.url},api_key_env=POKER_ENVS_TEST_KEY", ["404", "no-such-model"]),
             "key": (f"llm:real-model@{server.url},api_key_env=POKER_ENVS_TEST_NO_KEY", ["401", "POKER_ENVS_TEST_NO_KEY"]),
             "no_url": ("llm:gpt-4o", ["no server URL", "llm:<model>@<base_url>"]),
         }[case]
