@@ -116,6 +116,27 @@ def test_same_seed_same_episode() -> None:
         assert play(env_a, ["call", "check"], seed=12)[0] != a[0]
 
 
+@pytest.mark.parametrize("game", ["nolimit", "limit"])
+def test_session_rewards_add_up_to_the_stack_change(game: str) -> None:
+    """A session of 4 hands at 3 seats (stacks 200 chips = 100 big blinds): the learner's rewards add up to its
+    chips at the end less its chips at the start, in big blinds (the last hand's start, plus its result)."""
+    env = TextPokerEnv(game, opponents="heuristic", num_players=3, hands_per_episode=4)
+    for seed in range(6):
+        _, rewards, info = play(env, ["call", "check", "raise to 20"], seed)
+        state = info["state"]
+        last_hand_start = state["seats"][state["seat"]]["start_stack"] / state["big_blind"]
+        start = 200 / state["big_blind"]
+        assert sum(rewards) == pytest.approx(last_hand_start + info["hand_rewards"]["player_0"] - start)
+
+
+def test_opponents_as_callables() -> None:
+    """Opponents given as callables (obs, rng) -> action rather than zoo specs: one that always checks or calls."""
+    env = TextPokerEnv("nolimit", opponents=lambda obs, rng: 1)
+    _, rewards, info = play(env, ["call", "check"], seed=4)
+    assert info["state"]["board"] and len(info["state"]["board"]) == 5  # nobody folded: the river was dealt
+    assert sum(rewards) == pytest.approx(-info["hand_rewards"]["player_1"])
+
+
 def test_session_plays_to_the_end() -> None:
     env = TextPokerEnv("limit", opponents="heuristic", num_players=3, hands_per_episode=3)
     _, rewards, info = play(env, ["call", "check"], seed=5)
