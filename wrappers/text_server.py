@@ -36,6 +36,7 @@ Run: ``python -m wrappers.text_server --game nolimit --players 6 --opponents heu
 from __future__ import annotations
 
 import argparse
+import importlib.metadata
 import socket
 import sys
 import threading
@@ -243,6 +244,14 @@ class SessionTable:
 
 
 # The app -----------------------------------------------------------------------------------------
+def package_version() -> str:
+    """The installed poker-envs version ("unknown" when run from a checkout that is not installed)."""
+    try:
+        return importlib.metadata.version("poker-envs")
+    except importlib.metadata.PackageNotFoundError:
+        return "unknown"
+
+
 def one_line(error: ValidationError | RequestValidationError) -> str:
     parts = []
     for e in error.errors():
@@ -278,7 +287,7 @@ def make_app(make_env: Callable[[], TextPokerEnv], max_sessions: int = 1024, see
 
     @app.get("/metadata")
     def metadata() -> dict[str, Any]:
-        return {"name": ENV_NAME, "description": "One seat of a hold'em table played by text (poker-envs)", "version": "0.1.0", "active_sessions": len(table), "max_sessions": table.max_sessions}
+        return {"name": ENV_NAME, "description": "One seat of a hold'em table played by text (poker-envs)", "version": package_version(), "active_sessions": len(table), "max_sessions": table.max_sessions}
 
     @app.get("/schema")
     def schema() -> dict[str, Any]:
