@@ -244,3 +244,24 @@ def test_readme_evaluate_recipe(tmp_path: Path, monkeypatch: pytest.MonkeyPatch)
         torch.set_num_threads(threads)
     assert result.agents == ["random", f"sb3:{model_path}"]
     assert np.isfinite(result.mean).all()
+
+
+SIGNED_ZERO = re.compile(r"(?<![\w.])[-+]0\.0+(?![\d])(?!e)")  # "-0.000", "+0.00": a rounded figure with a sign
+
+
+def test_no_signed_zero_in_the_results_pages() -> None:
+    """A table cell printed as -0.000 reads as a measured sign; an exact zero is 0.000, a tiny value gets the
+    decimals (or the exponent) that show it."""
+    offenders = []
+    for path in sorted((ROOT / "docs" / "results").rglob("*.md")):
+        for number, line in enumerate(path.read_text().splitlines(), 1):
+            if SIGNED_ZERO.search(line):
+                offenders.append(f"{path.relative_to(ROOT)}:{number}: {line.strip()[:100]}")
+    assert offenders == []
+
+
+def test_the_signed_zero_scan_would_see_one() -> None:
+    for text in ("| -0.000 |", "NashConv -0.0000 ± 0.0002", "+0.00 BB"):
+        assert SIGNED_ZERO.search(text), text
+    for text in ("| 0.000 |", "-0.0003 ± 0.0005", "+0.0516", "-0.00e+00x", "10.000", "v1-0.0"):
+        assert not SIGNED_ZERO.search(text), text
