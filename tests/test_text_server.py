@@ -19,12 +19,11 @@ from typing import Any
 
 import pytest
 
-pytest.importorskip("fastapi", reason="the [server] extra (make test installs it)")
-import uvicorn  # noqa: E402
-from websockets.sync.client import connect  # noqa: E402
+import uvicorn  # the [server] extra, installed by make test: a hard import, never a skip
+from websockets.sync.client import connect
 
-from wrappers.text_env import TextPokerEnv  # noqa: E402
-from wrappers.text_server import make_app  # noqa: E402
+from wrappers.text_env import TextPokerEnv
+from wrappers.text_server import make_app
 
 ROOT = Path(__file__).resolve().parents[1]
 OPENER = urllib.request.build_opener(urllib.request.ProxyHandler({}))  # 127.0.0.1 only, never a proxy
