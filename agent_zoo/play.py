@@ -9,7 +9,9 @@ read from ``observation["public"]``), plus each action as it is taken. Type an a
 * ``fold`` (``f``), ``check`` (``x``), ``call``, ``c`` (check or call), ``allin`` (``all-in``, ``shove``);
 * ``raise 300`` / ``bet 300`` (or just ``300``): bet or raise *to* 300 chips this street (push/fold:
   big blinds); with abstract bet sizes only the listed amounts exist;
-* ``#3`` or ``id 3``: the action id itself; ``help`` lists the legal actions; ``quit`` ends the session.
+* ``#3`` or ``id 3``: the action id itself; ``help`` lists the legal actions; ``quit`` ends the session;
+* and the rest of the reply grammar language models use (``raise pot``, ``bet 3bb``, ``raise by 20``, ...):
+  ``poker_envs.text``'s parser reads everything but these shorthands (docs/llm.md, "Reply parser").
 
 Invalid input is explained and asked again. Each hand is one episode (the button moves every hand),
 or a session of hands with ``--env-config hands_per_episode=N`` (stacks carried over; ``rebuy=true``,
@@ -26,7 +28,7 @@ import argparse
 import functools
 import importlib
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
@@ -41,15 +43,10 @@ from poker_envs.core.evaluator import describe
 from poker_envs.encoders.public import PublicState
 from poker_envs.games.base import ActionKind
 from poker_envs.games.holdem import STREET_NAMES, HoldemState
+from poker_envs.text import TextTable
 
 HUMAN = "you"
 QUIT_WORDS = ("quit", "q", "exit")
-WORDS = {
-    "fold": ActionKind.FOLD, "f": ActionKind.FOLD, "check": ActionKind.CHECK, "x": ActionKind.CHECK,
-    "k": ActionKind.CHECK, "call": ActionKind.CALL, "allin": ActionKind.ALL_IN,
-    "all-in": ActionKind.ALL_IN, "all": ActionKind.ALL_IN, "shove": ActionKind.ALL_IN, "jam": ActionKind.ALL_IN,
-}
-RAISE_WORDS = ("raise", "bet", "r", "b")
 
 
 class QuitSession(Exception):
@@ -119,12 +116,15 @@ def menu_text(menu: Sequence[MenuItem]) -> str:
     return "legal: " + ", ".join(parts) + "  (#id also works; help, quit)"
 
 
-def parse_action(text: str, menu: Sequence[MenuItem]) -> int:
-    """The action id the player's ``text`` names; ValueError with a clear message otherwise."""
+def parse_action(text: str, menu: Sequence[MenuItem], table: TextTable, observation: Mapping[str, Any]) -> int:
+    """The action id the player's ``text`` names; ValueError with a clear message otherwise.
+
+    The person's own shorthands are read here (``#3`` / ``id 3``, a bare amount or ``r 300`` / ``b 300`` for a
+    raise to it, ``all``, ``quit``); everything else is the one reply parser of ``poker_envs.text`` (``table``,
+    built with ``snap=False``: a person types exact amounts), so people and language models share one grammar."""
     words = text.strip().lower().split()
     if not words:
         raise ValueError("type an action, e.g. call, fold, raise 300 (help lists them)")
-    by_kind = {m.kind: m for m in menu}
     if words[0] in QUIT_WORDS:
         raise QuitSession
     if words[0].startswith("#") or words[0] == "id":
@@ -132,36 +132,24 @@ def parse_action(text: str, menu: Sequence[MenuItem]) -> int:
         if not token.isdigit() or int(token) not in {m.action for m in menu}:
             raise ValueError(f"{text.strip()!r}: not a legal action id; legal ids: {[m.action for m in menu]}")
         return int(token)
-    if words == ["c"]:  # check or call, whichever is legal
-        for kind in (ActionKind.CALL, ActionKind.CHECK):
-            if kind in by_kind:
-                return by_kind[kind].action
-    if words[0] in WORDS and len(words) == 1:
-        kind = WORDS[words[0]]
-        if kind in by_kind:
-            return by_kind[kind].action
-        if kind == ActionKind.CHECK and ActionKind.CALL in by_kind:
-            raise ValueError(f"you cannot check: there is a bet to you ({by_kind[ActionKind.CALL].label} or fold)")
-        if kind == ActionKind.CALL and ActionKind.CHECK in by_kind:
-            raise ValueError("there is nothing to call: check (or bet)")
-        if kind == ActionKind.FOLD and ActionKind.CHECK in by_kind:
-            raise ValueError("folding is not offered when checking is free: check")
-        raise ValueError(f"{words[0]} is not legal here; {menu_text(menu)}")
-    amount_text = words[1] if words[0] in RAISE_WORDS and len(words) == 2 else words[0] if len(words) == 1 else None
-    if amount_text is None:
-        raise ValueError(f"{text.strip()!r}: not understood; {menu_text(menu)}")
+    if len(words) == 1 and _is_number(words[0]):
+        text = f"raise to {words[0]}"
+    elif len(words) == 2 and words[0] in ("r", "b") and _is_number(words[1]):
+        text = f"raise to {words[1]}"
+    elif words == ["all"]:
+        text = "all-in"
+    parsed = table.parse(text, observation)
+    if parsed.action is None:
+        raise ValueError(parsed.message)
+    return parsed.action
+
+
+def _is_number(word: str) -> bool:
     try:
-        amount = float(amount_text)
+        float(word)
     except ValueError:
-        raise ValueError(f"{text.strip()!r}: not understood; {menu_text(menu)}") from None
-    sized = [m for m in menu if m.to is not None]
-    if not sized:
-        raise ValueError("you cannot bet or raise here")
-    for m in sized:
-        if m.to == amount:
-            return m.action
-    sizes = sizes_text([float(m.to) for m in sized if m.to is not None])
-    raise ValueError(f"you cannot bet or raise to {chips(amount)} (the amount is the street total); possible: {sizes}")
+        return False
+    return True
 
 
 def render_table(public: PublicState, names: Sequence[str], me: int, hole: Sequence[int], board: Sequence[int], hand: int,
@@ -223,6 +211,7 @@ def build_table(game: str, players: int, opponents: Sequence[str], seat: int,
     if not low <= players <= high:
         raise ValueError(f"players: {game} seats {low}..{high} players, got {players}")
     config = dict(env_config or {})
+    config.setdefault("history", True)  # the reply parser reads the hand so far (poker_envs.text)
     if low != high:
         config.setdefault("num_players", players)
     env = importlib.import_module(entry.module_path).raw_env(**config)
@@ -249,7 +238,7 @@ def build_table(game: str, players: int, opponents: Sequence[str], seat: int,
     return env, agents, names
 
 
-def _ask(menu: Sequence[MenuItem], input_stream: TextIO, out: TextIO) -> int:
+def _ask(menu: Sequence[MenuItem], table: TextTable, observation: Mapping[str, Any], input_stream: TextIO, out: TextIO) -> int:
     while True:
         out.write("> ")
         out.flush()
@@ -264,7 +253,7 @@ def _ask(menu: Sequence[MenuItem], input_stream: TextIO, out: TextIO) -> int:
             out.write(menu_text(menu) + "\n")
             continue
         try:
-            return parse_action(text, menu)
+            return parse_action(text, menu, table, observation)
         except ValueError as exc:
             out.write(f"  {exc}\n")
 
@@ -327,7 +316,7 @@ def _play_episode(env: Any, raw: Any, agents: Sequence[Agent | None], names: Seq
             # the person's own cards: the hole of the rules seat to act (sessions renumber seats that are out)
             out.write(render_table(public, names, seat, state.hole[state.current_player()], board, result.hands + 1,
                                    menu) + "\n")
-            action = _ask(menu, inp, out)
+            action = _ask(menu, TextTable.for_env(raw, snap=False), obs, inp, out)
         else:
             action = int(legal[0]) if s == seat else agents[s].act(obs, rng)
         out.write(f"  seat {s} ({names[s]}): {menu_item(state, action, public).label}\n")

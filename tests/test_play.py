@@ -11,6 +11,7 @@ import pytest
 
 from agent_zoo.observe import public_state
 from agent_zoo.play import QuitSession, action_menu, main, parse_action, play_session
+from poker_envs.text import TextTable
 from poker_envs import nolimit_holdem_v0
 from poker_envs.games.base import ActionKind
 from poker_envs.phh import load
@@ -28,39 +29,47 @@ def _menu(env):
     return action_menu(env.state, np.flatnonzero(obs["action_mask"]).tolist(), public_state(obs))
 
 
+def _parser(env):
+    """``parse_action`` at the seat to act, with the text table play builds (exact amounts: snap off)."""
+    obs = env.observe(env.agent_selection)
+    menu, table = _menu(env), TextTable.for_env(env, snap=False)
+    return menu, lambda text: parse_action(text, menu, table, obs)
+
+
 def test_parse_action_by_name_amount_and_id() -> None:
-    env = nolimit_holdem_v0.raw_env(num_players=3, starting_stack=200, bet_sizing="chips")
+    env = nolimit_holdem_v0.raw_env(num_players=3, starting_stack=200, bet_sizing="chips", history=True)
     env.reset(seed=3, options={"button": 0})  # seat 0 faces the big blind of 2: fold, call 2, raise to 4..200
-    menu = _menu(env)
-    assert parse_action("fold", menu) == 0 and parse_action(" CALL ", menu) == 1 and parse_action("c", menu) == 1
-    assert parse_action("raise 30", menu) == 31 and parse_action("bet 30", menu) == 31 and parse_action("30", menu) == 31
-    assert parse_action("allin", menu) == 201 and parse_action("#5", menu) == 5 and parse_action("id 0", menu) == 0
+    menu, parse = _parser(env)
+    assert parse("fold") == 0 and parse(" CALL ") == 1 and parse("c") == 1
+    assert parse("raise 30") == 31 and parse("bet 30") == 31 and parse("30") == 31 and parse("r 30") == 31
+    assert parse("allin") == 201 and parse("all") == 201 and parse("#5") == 5 and parse("id 0") == 0
+    assert parse("raise pot") == parse("raise to 7")  # the shared grammar: pot words (2 + the pot after calling, 3 + 2)
     assert {m.kind for m in menu} == {ActionKind.FOLD, ActionKind.CALL, ActionKind.RAISE, ActionKind.ALL_IN}
-    for text, message in [("check", "you cannot check: there is a bet to you \\(call 2 or fold\\)"),
-                          ("raise 3", "you cannot bet or raise to 3 .*possible: 4..200"),
-                          ("raise 1000", "you cannot bet or raise to 1000"),
-                          ("#999", "not a legal action id"), ("dance", "not understood"), ("", "type an action")]:
+    for text, message in [("check", "you cannot check: there is 2 to call \\(call 2 or fold\\)"),
+                          ("raise 3", "raise to 3 is outside the legal range 4 to 200"),
+                          ("raise 1000", "raise to 1000 is outside the legal range"),
+                          ("#999", "not a legal action id"), ("dance", "no action found"), ("", "type an action")]:
         with pytest.raises(ValueError, match=message):
-            parse_action(text, menu)
+            parse(text)
     with pytest.raises(QuitSession):
-        parse_action("quit", menu)
+        parse("quit")
     env.step(1), env.step(1)  # seat 0 calls, seat 1 (small blind) calls: the big blind may check
-    menu = _menu(env)
-    assert parse_action("check", menu) == 1 and parse_action("c", menu) == 1
+    _, parse = _parser(env)
+    assert parse("check") == 1 and parse("c") == 1
     with pytest.raises(ValueError, match="nothing to call: check"):
-        parse_action("call", menu)
+        parse("call")
     with pytest.raises(ValueError, match="folding is not offered when checking is free"):
-        parse_action("fold", menu)
+        parse("fold")
 
 
 def test_abstract_sizes_list_the_amounts_that_exist() -> None:
-    env = nolimit_holdem_v0.raw_env(num_players=2, starting_stack=200)  # fold, check/call, 1/2 pot, pot, 2 pots, all-in
+    env = nolimit_holdem_v0.raw_env(num_players=2, starting_stack=200, history=True)  # fold, check/call, 1/2 pot, pot, 2 pots, all-in
     env.reset(seed=0, options={"button": 0})
-    menu = _menu(env)
+    menu, parse = _parser(env)
     sized = [m for m in menu if m.kind == ActionKind.RAISE]
-    assert parse_action(f"raise {sized[0].to:g}", menu) == sized[0].action
-    with pytest.raises(ValueError, match="possible: " + ", ".join(f"{m.to:g}" for m in sized)):
-        parse_action("raise 5.5", menu)
+    assert parse(f"raise {sized[0].to:g}") == sized[0].action
+    with pytest.raises(ValueError, match="raise to 5.5 is not a legal size; legal: .*" + ", ".join(f"raise to {m.to:g}" for m in sized)):
+        parse("raise 5.5")
 
 
 @pytest.mark.parametrize("config", [{}, {"bet_sizing": "chips"}, {"bet_sizing": (0.33, 0.5, 0.75, 1.0, 1.5, 2.0, 3.0)}])
@@ -69,11 +78,11 @@ def test_the_table_shows_exactly_the_amounts_parse_action_accepts(config: dict) 
     list, both ends of a range) is accepted, and with abstract sizes the amounts between them are refused."""
     from agent_zoo.play import render_table
 
-    env = nolimit_holdem_v0.raw_env(num_players=3, starting_stack=200, **config)
+    env = nolimit_holdem_v0.raw_env(num_players=3, starting_stack=200, history=True, **config)
     env.reset(seed=3, options={"button": 0})
     obs = env.observe(env.agent_selection)
     public = public_state(obs)
-    menu = _menu(env)
+    menu, parse = _parser(env)
     text = render_table(public, ["you", "a", "b"], 0, [0, 1], [], 1, menu)
     shown = re.search(r"raise to: (.*)$", text, re.M).group(1)
     if ".." in shown:
@@ -82,12 +91,12 @@ def test_the_table_shows_exactly_the_amounts_parse_action_accepts(config: dict) 
     else:
         amounts = np.array([float(x) for x in shown.split(", ")])
     for amount in amounts:
-        assert parse_action(f"raise {amount:g}", menu) in {m.action for m in menu}
+        assert parse(f"raise {amount:g}") in {m.action for m in menu}
     if ".." not in shown:  # abstract sizes: a whole number between two listed amounts is refused
         gaps = [a + 1 for a, b in zip(amounts, amounts[1:]) if b - a > 1]
         assert gaps
-        with pytest.raises(ValueError, match="possible: " + re.escape(shown)):
-            parse_action(f"raise {gaps[0]:g}", menu)
+        with pytest.raises(ValueError, match=f"raise to {gaps[0]:g} is not a legal size"):
+            parse(f"raise {gaps[0]:g}")
 
 
 def test_main_fills_the_other_seats_with_the_specs_in_turn() -> None:
@@ -138,7 +147,7 @@ def test_main_plays_push_fold_and_ends_at_quit_or_end_of_input() -> None:
     out = io.StringIO()
     result = main(["--game", "limit", "--players", "3", "--opponents", "random", "heuristic", "--hands", "3"],
                   input_stream=Script(["raise", "quit"]), output_stream=out)
-    assert result.quit and result.hands == 0 and "not understood" in out.getvalue()
+    assert result.quit and result.hands == 0 and "seat 0 (you): raise to 4" in out.getvalue()  # limit: one size, no amount needed
 
 
 @pytest.mark.parametrize("argv, message", [
