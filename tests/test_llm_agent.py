@@ -310,3 +310,15 @@ def test_agent_pickles_without_the_env_and_act_batch_equals_act(stub):
     batch = {k: np.stack([o[k] for o in observations]) for k in observations[0]}
     assert agent.act_batch(batch, [np.random.default_rng(i) for i in range(len(observations))]).tolist() == one_by_one
     assert all(o["action_mask"][a] for o, a in zip(observations, one_by_one))
+
+
+def test_a_slow_reply_times_out_and_is_retried(stub):
+    env = build_env("nolimit", {"history": True})
+    obs = first_decision(env)
+    agent = make_llm_agent(f"m@{stub.url},timeout=0.3,retries=1,backoff=0.01", env)
+    stub.push(Reply(legal_reply(agent, obs), delay=1.0), Reply(legal_reply(agent, obs)))
+    action = agent.act(obs, np.random.default_rng(0))
+    assert obs["action_mask"][action] and agent.counts.retries == 1 and agent.counts.latency_s >= 0.3
+    stub.push(Reply("call", delay=1.0), Reply("call", delay=1.0))
+    with pytest.raises(LLMServerError, match=r"no reply within timeout=0.3 s \(2 tries\)"):
+        agent.act(obs, np.random.default_rng(0))
