@@ -66,11 +66,12 @@ def test_sizes_history_and_json_agree_with_the_rules(name):
     table = TextTable.for_env(env)
     layout = HistoryLayout.for_env(env)
     space = env.observation_space(env.possible_agents[0])
-    checked = 0
+    checked, shrunk = 0, False
     for seed in range(12):
         for obs, raw in random_decisions(env, seed, limit=60):
             assert space.contains(obs)
             state, seats = raw.state, raw._table.seats
+            shrunk |= seats != tuple(range(len(env.possible_agents)))  # eliminations or a rotated push/fold seating
             seat = state.current_player()
             if seat < 0:
                 continue  # a hand decided before any decision: only the pass
@@ -100,6 +101,7 @@ def test_sizes_history_and_json_agree_with_the_rules(name):
             assert js["schema_version"] == SCHEMA_VERSION and js["seat"] == seats[seat]
             assert [a["id"] for a in js["legal_actions"]] == np.flatnonzero(obs["action_mask"]).tolist()
     assert checked > 50
+    assert shrunk == (name in ("tournament3", "push_fold_session"))  # the seat mapping of sessions was exercised
 
 
 def test_push_fold_records_match_action_kind():

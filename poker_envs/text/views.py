@@ -80,18 +80,25 @@ class TextTable:
                              "build the environment with history=True)") from None
         return public, history, mask
 
+    def _decision(self, observation: Mapping[str, Any]) -> Table:
+        """The legal actions sized, from ``"public"`` and ``"action_mask"`` only (parsing needs no history)."""
+        try:
+            public = decode_public(observation["public"], self.num_players)
+            mask = np.asarray(observation["action_mask"])
+        except KeyError as e:
+            raise ValueError(f"the observation has no {e.args[0]!r} (TextTable reads 'public' and 'action_mask')") from None
+        return self._table(public, mask)
+
     def _table(self, public: PublicState, mask: np.ndarray) -> Table:
         return Table(tuple(legal_actions(self.sizing, public, mask)), public, self.sizing, self.amounts, self.snap)
 
     def legal(self, observation: Mapping[str, Any]) -> list[LegalAction]:
         """The legal actions of the observing seat, with their sizes in chips."""
-        public, _, mask = self._read(observation)
-        return legal_actions(self.sizing, public, mask)
+        return list(self._decision(observation).actions)
 
     def action_text(self, action: int, observation: Mapping[str, Any]) -> str:
         """The canonical reply for legal ``action`` (``"raise to 300"``), which the parser reads back as ``action``."""
-        public, _, mask = self._read(observation)
-        table = self._table(public, mask)
+        table = self._decision(observation)
         for a in table.actions:
             if a.action == action:
                 return _action_text(a, table)
@@ -120,8 +127,7 @@ class TextTable:
 
     def parse(self, reply: str, observation: Mapping[str, Any]) -> Parsed:
         """The legal action ``reply`` names, or why none (``Parsed.failure``); never raises on any str."""
-        public, _, mask = self._read(observation)
-        return parse_reply(reply, self._table(public, mask))
+        return parse_reply(reply, self._decision(observation))
 
     def reprompt(self, parsed: Parsed, observation: Mapping[str, Any]) -> str:
         """The parser's message in one line, then the prompt again."""
