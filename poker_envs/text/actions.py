@@ -25,15 +25,17 @@ class Sizing:
     bet_sizing: str | tuple[float, ...]  # "abstract" | "chips" | pot fractions; "limit" / "push_fold" for those
     fractions: tuple[float, ...]  # pot fractions of the raise ids 2.. (empty unless abstract or fractions)
     dead_chips: int = 0  # chips in the pot nobody's stack paid (HoldemConfig.dead_chips)
+    board_after: tuple[int, ...] = (0, 3, 4, 5)  # board cards seen in each betting round (push/fold: (0,))
 
     @staticmethod
     def of_game(game: Any) -> Sizing:
         """From a hold'em or push/fold ``Game`` (its configuration only)."""
         cfg = game.config
         if not hasattr(cfg, "betting"):  # push/fold
-            return Sizing(game.name, "push_fold", "push_fold", ())
+            return Sizing(game.name, "push_fold", "push_fold", (), 0, (0,))
         sizing = "limit" if cfg.betting == "limit" else cfg.bet_sizing
-        return Sizing(game.name, cfg.betting, sizing, tuple(cfg.fractions) if cfg.betting != "limit" else (), cfg.dead_chips)
+        fractions = tuple(cfg.fractions) if cfg.betting != "limit" else ()
+        return Sizing(game.name, cfg.betting, sizing, fractions, cfg.dead_chips, tuple(cfg.board_after))
 
 
 @dataclass(frozen=True)

@@ -274,7 +274,7 @@ def _prompt_parts(view: TextTable, public: PublicState, history: HandHistory, ta
         text = f"seat {e.seat} {word}" + (f" {f(e.total)}" if e.kind >= 3 else f" {f(e.added)}" if e.kind == 2 else "")
         by_street.setdefault(e.street, []).append(text + (" (all-in)" if e.all_in else ""))
     board = history.board
-    cut = (0, 3, 4, 5) if view.sizing.betting != "push_fold" else (0, 5)
+    cut = view.sizing.board_after
     if history.num_actions > len(history.actions):
         hand.append(f"({history.num_actions - len(history.actions)} earlier actions not shown)")
     for street in range(public.street + 1):
