@@ -309,6 +309,8 @@ def _prompt_parts(view: TextTable, public: PublicState, history: HandHistory, ta
                 items.append(f"- all-in ({'raise' if max(public.bets) else 'bet'} to {f(a.to)})")
             elif a.kind in ("bet", "raise"):
                 pot = f" ({fraction_name(a.fraction)})" if a.fraction is not None else ""
+                if view.sizing.betting == "potlimit" and a is sized[-1]:
+                    pot = " (pot: the most allowed)"
                 items.append(f"- {'bet' if a.kind == 'bet' else 'raise to'} {f(a.to)}{pot}")
             else:
                 items.append(f"- {a.kind}")
