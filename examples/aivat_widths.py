@@ -8,9 +8,11 @@ hands. Prints a table, writes ``aivat_widths.json`` and ``aivat_widths.png`` (in
 
 from __future__ import annotations
 
-import argparse
 import json
+from collections.abc import Sequence
 from pathlib import Path
+
+from agent_zoo import cli
 
 from agent_zoo.tournament import run_tournament
 
@@ -21,11 +23,13 @@ MATCHES = (  # (label, game, agents, hands per seed, players, seeds)
 )
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--out", type=Path, required=True, help="folder for aivat_widths.json and .png")
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = cli.parser("examples/aivat_widths.py", __doc__.split("\n\n")[0])
+    parser.add_argument("--out", type=Path, required=True, metavar="DIR", help="folder for aivat_widths.json and .png")
     parser.add_argument("--only", default=None, help="run the matches whose label starts with this, e.g. '(a)'")
-    args = parser.parse_args()
+    parser.add_argument("--seeds", type=int, nargs="+", default=None,
+                        help="tournament seeds of every match instead of the protocol's (1 2 3; 1 2 for the 6-max table)")
+    args = parser.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
     path = args.out / "aivat_widths.json"
     rows = json.loads(path.read_text()) if path.exists() else []  # finished runs are kept (resume)
@@ -33,7 +37,7 @@ def main() -> None:
     for label, game, agents, hands, players, seeds in MATCHES:
         if args.only and not label.startswith(args.only):
             continue
-        for seed in seeds:
+        for seed in args.seeds or seeds:
             if (label, seed) in done:
                 continue
             r = run_tournament(game, agents, hands=hands, seed=seed, players=players, progress=False,
