@@ -271,6 +271,19 @@ def raise_range(t: Tables, rules: Rules) -> tuple[np.ndarray, np.ndarray, np.nda
     return can, low, high, owe
 
 
+def decision(t: Tables, rules: Rules) -> tuple[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray], np.ndarray, np.ndarray]:
+    """What the seat to act at each table may do: ``(can, low, high, owe)`` of ``raise_range`` (no raise on a
+    pass turn), the action mask (a pass turn's one legal action is 1, check) and the raise-to targets."""
+    can, low, high, owe = raise_range(t, rules)
+    passing = t.passing
+    if passing.any():
+        can &= ~passing
+    mask, targets = action_mask(t, rules, can, low, high, owe)
+    if passing.any():
+        mask[passing, 0] = 0
+    return (can, low, high, owe), mask, targets
+
+
 def action_mask(
     t: Tables, rules: Rules, can: np.ndarray, low: np.ndarray, high: np.ndarray, owe: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray]:

@@ -156,13 +156,7 @@ class VectorHoldem:
         is ``t``; the other tables' are those of the last output, copied)."""
         if t is None:
             t = self.tables
-        can, low, high, owe = k.raise_range(t, self._rules)
-        passing = t.passing
-        if passing.any():
-            can &= ~passing
-        mask, targets = k.action_mask(t, self._rules, can, low, high, owe)
-        if passing.any():
-            mask[passing, 0] = 0  # the one legal action of a pass turn is 1 (check)
+        (can, low, high, owe), mask, targets = k.decision(t, self._rules)
         obs = self._encode(t, rows, can, low, high, owe)
         public = self._encode_public(t, rows, can, low, high, owe) if self._public is not None else None
         if rows is not None:  # earlier outputs keep their arrays: write into copies

@@ -32,13 +32,7 @@ def start(engine: VectorHoldem, buttons: np.ndarray, decks: np.ndarray) -> Table
 def observe(engine: VectorHoldem, t: Tables) -> tuple[dict[str, np.ndarray], np.ndarray]:
     """(observation dict of each table's seat to act, raise-to targets (R, ids)) as ``engine.step`` would give
     them: ``observation``, ``action_mask`` and, for an engine built with ``public=True``, ``public``."""
-    can, low, high, owe = k.raise_range(t, engine.rules)
-    passing = t.passing
-    if passing.any():
-        can &= ~passing
-    mask, targets = k.action_mask(t, engine.rules, can, low, high, owe)
-    if passing.any():
-        mask[passing, 0] = 0
+    (can, low, high, owe), mask, targets = k.decision(t, engine.rules)
     out = {"observation": engine._encode(t, None, can, low, high, owe), "action_mask": mask}
     if engine.public:
         out["public"] = engine._encode_public(t, None, can, low, high, owe)
