@@ -128,7 +128,7 @@ _VERBS = {
     "bet": r"bet(?:s|ting)?",
 }
 _VERB = re.compile("|".join(f"(?<![a-z])(?P<{k.replace('-', '_')}>{v})(?![a-z])" for k, v in _VERBS.items()))
-_NUMBER = r"(?P<neg>-\s*)?\$?\s*(?P<num>\d+(?:\.\d+)?|\.\d+)(?:\s*(?P<k>k)(?![a-z]))?"
+_NUMBER = r"(?P<neg>-\s*)?\$?\s*(?P<num>(?:\d+(?:\.\d+)?|\.\d+)(?:e[+-]?\d+(?![a-z]))?)(?:\s*(?P<k>k)(?![a-z]))?"
 _UNIT = r"(?:\s*(?P<unit>bbs?|big\s*blinds?|chips?|x|times)(?![a-z]))?"
 _AMOUNT = re.compile(_NUMBER + _UNIT)
 _BARE = re.compile(r"^\s*" + _NUMBER + _UNIT + r"\s*$")
