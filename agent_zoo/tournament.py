@@ -34,6 +34,7 @@ import numpy as np
 from agent_zoo import lineups as seating
 from agent_zoo.agent import Agent
 from agent_zoo.aivat import VARIANCE_REDUCTIONS, aivat_terms, value_function
+from agent_zoo.ratings import rate
 from agent_zoo.registry import make_agent, spec_env_options
 from agent_zoo.runner import HandOutcome, HandSpec, child_seed, play_aec, play_vector
 from agent_zoo.stats import StyleCounts
@@ -405,6 +406,7 @@ def run_tournament(
     resume: bool = False,
     log_dir: str | Path | None = None,
     variance_reduction: str = "none",
+    ratings: bool = False,
 ) -> TournamentResult:
     """Duplicate tournament of ``agents`` (registry specs or Agent objects) on ``game``; see the module doc.
 
@@ -530,9 +532,10 @@ def run_tournament(
     if variance_reduction == "aivat":
         a_mean, a_ci, _, p_mean, p_ci = summarise(np.concatenate([r.aivat for r in blocks]))  # type: ignore[misc]
         aivat = {"agent_mean": a_mean, "agent_ci95": a_ci, "mean": p_mean, "ci95": p_ci, "chance_only": chance_only}
+    board = rate(names, values) if ratings else None
     return TournamentResult(
         game, unit, names, hands, seed, mean, ci, summary, counts, n, agent_mean, agent_ci, agent_deals,
-        int(env_config.get("hands_per_episode", 1)), places, counters, aivat,
+        int(env_config.get("hands_per_episode", 1)), places, counters, aivat, board,
     )
 
 
@@ -589,6 +592,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--variance-reduction", choices=VARIANCE_REDUCTIONS, default="none",
                         help="aivat: also every result corrected by AIVAT's control variates (Burch et al., AAAI 2018): "
                              "chance terms by all-in equity, decision terms of agents with a known policy; one-hand episodes")
+    parser.add_argument("--ratings", action="store_true",
+                        help="also rate the agents (OpenSkill, Plackett-Luce; one match per deal, ranked by the agents' "
+                             "results over its seat rotations): a leaderboard, and with --out tournament_<game>_ratings.csv "
+                             "and .png")
     cli.add_progress(parser)
     return parser
 
@@ -639,6 +646,7 @@ def main(argv: Sequence[str] | None = None) -> TournamentResult:
             resume=args.resume is not None,
             log_dir=Path(out) / "decisions" if out is not None else None,
             variance_reduction=args.variance_reduction,
+            ratings=args.ratings,
         )
     except (ValueError, RuntimeError) as exc:
         kept = f" (finished blocks are kept: rerun with --resume {out})" if checkpoint is not None and checkpoint.exists() else ""
@@ -654,6 +662,9 @@ def main(argv: Sequence[str] | None = None) -> TournamentResult:
             stem.with_suffix(".json").write_text(json.dumps(result.to_dict(), indent=1))
             result.write_csv(str(stem.with_suffix(".csv")))
             result.write_png(str(stem.with_suffix(".png")))
+            if result.ratings is not None:
+                result.ratings.write_csv(f"{stem}_ratings.csv")
+                result.ratings.write_png(f"{stem}_ratings.png", f"{args.game}, {result.players} seats: OpenSkill ratings")
         except (RuntimeError, OSError) as exc:
             parser.exit(2, f"{parser.prog}: error: {exc}\n")
         print(f"written: {stem}.json, .csv, .png", file=sys.stderr)

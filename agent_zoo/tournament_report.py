@@ -70,6 +70,8 @@ class TournamentResult:
     # variance_reduction "aivat": the same numbers from AIVAT-corrected values ("mean", "ci95", "agent_mean",
     # "agent_ci95" as above) and "chance_only", the agents without a known policy (no decision terms)
     aivat: dict[str, Any] | None = None
+    # ratings=True: the population's OpenSkill leaderboard (agent_zoo.ratings.Leaderboard), one match per deal
+    ratings: Any = None
 
     def decisions(self) -> dict[str, dict[str, float]]:
         """Each counting agent's counters (language models: decisions, parse failures, reprompts, fallbacks,
@@ -139,6 +141,8 @@ class TournamentResult:
         lines.append("(VPIP: voluntarily put chips in pre-flop; PFR: pre-flop raise; AF: (bets+raises)/calls; FtB: fold to a bet)")
         if self.aivat is not None:
             lines += ["", self._aivat_table(width, labels)]
+        if self.ratings is not None:
+            lines += ["", self.ratings.table()]
         if self.places.sum():
             lines.append("")
             lines.append(f"{'agent':<{width}}{'mean place':>11}  sessions finished 1st, 2nd, ...")
@@ -204,6 +208,7 @@ class TournamentResult:
             "style": self.style,
             "decisions": self.decisions() or None,
             **({"aivat": self.aivat_dict()} if self.aivat is not None else {}),
+            **({"ratings": self.ratings.to_dict()} if self.ratings is not None else {}),
         }
 
     def write_csv(self, path: str) -> None:
