@@ -84,3 +84,42 @@ def test_cli_writes_the_leaderboard(tmp_path, capsys) -> None:  # noqa: ANN001
     csv_rows = (tmp_path / "tournament_kuhn_ratings.csv").read_text().splitlines()
     assert csv_rows[0] == "rank,agent,mu,sigma,conservative,matches" and len(csv_rows) == 4
     assert (tmp_path / "tournament_kuhn_ratings.png").stat().st_size > 1000
+
+
+def test_rotating_the_seats_of_the_same_deals_gives_the_same_ratings() -> None:
+    """Each deal's line-up rolled by one and two seats plays the same hands in another rotation order: the
+    per-deal values, and so the ratings, do not change."""
+    from agent_zoo.tournament import BlockTask, play_block, session_config
+
+    agents = ("heuristic", "random", "fold", "random:kinds")
+    config = session_config("nolimit", 3, {"num_players": 3}, 1, False, False)
+    lineups = np.array([[0, 1, 2], [3, 0, 1], [2, 3, 0], [1, 2, 3], [0, 2, 3], [1, 3, 0]])
+    seq = np.random.SeedSequence(11)
+    boards = []
+    for shift in (0, 1, 2):
+        task = BlockTask(0, "nolimit", config, agents, 0, np.roll(lineups, shift, axis=1), seq, False)
+        values = play_block(task).values
+        boards.append(rate(list(agents), values))
+        if shift == 0:
+            first = values
+        else:
+            np.testing.assert_allclose(values, first, rtol=0, atol=1e-12)
+    assert np.isfinite(first).sum() == lineups.size  # every seated agent has a value
+    for board in boards[1:]:
+        assert board.agents == boards[0].agents
+        np.testing.assert_allclose(board.mu, boards[0].mu, rtol=0, atol=1e-12)
+        np.testing.assert_allclose(board.sigma, boards[0].sigma, rtol=0, atol=1e-12)
+
+
+def test_the_rating_order_agrees_with_the_mean_results_of_a_separated_population() -> None:
+    """Five agents whose per-deal results have means 0, 0.5, ..., 2 (noise sd 1), three seated per deal: the
+    leaderboard lists them by their mean result."""
+    rng = np.random.default_rng(5)
+    names = ["e", "d", "c", "b", "a"]  # a is best
+    values = np.full((900, 5), NAN)
+    for row in values:
+        seated = rng.choice(5, size=3, replace=False)
+        row[seated] = 0.5 * seated + rng.normal(size=3)
+    board = rate(names, values)
+    by_mean = [names[i] for i in np.argsort(-np.nanmean(values, axis=0))]
+    assert list(board.agents) == by_mean == ["a", "b", "c", "d", "e"]
