@@ -2,8 +2,8 @@
 
 Each is a function ``(observation, rng) -> action`` (``agent_zoo.external.load_module_agent``) that reads only
 the observation's ``action_mask``; hold'em action ids: 0 fold, 1 check/call, 2.. bet/raise sizes, smallest
-first (the last is all-in). Use them as ``module:examples.population_agents:calling_station`` from the
-repository root, e.g. in the ratings run of ``docs/results/evaluation.md``.
+first (the last is all-in). Use them as ``module:agent_zoo.fixed_agents:calling_station`` (e.g. in the ratings run of
+``docs/results/evaluation.md``).
 """
 
 from __future__ import annotations
