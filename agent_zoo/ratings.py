@@ -19,7 +19,10 @@ Order
 -----
 Online ratings depend on the order of their matches. Matches are applied in the tournament's deal order,
 which the tournament's seed fixes (line-ups and cards), so the same seed gives the same ratings bit for bit,
-on any number of workers (results are gathered in block order).
+on any number of workers (results are gathered in block order). The skill drift ``tau`` is 0 (OpenSkill's
+default 25/300 suits players who change between games; a tournament's agents are fixed): sigma then keeps
+shrinking with the matches, and the ratings weigh early and late deals alike instead of following the last few
+hundred.
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ from typing import Any
 import numpy as np
 
 CONSERVATIVE_SIGMAS = 3.0  # the leaderboard's conservative rating: mu - 3 sigma (OpenSkill's ordinal)
+TAU = 0.0  # skill drift added to sigma before each match: none, a tournament's agents do not change while it runs
 
 
 @dataclass(frozen=True)
@@ -55,7 +59,7 @@ class Leaderboard:
                                                         self.matches, strict=True))]
 
     def to_dict(self) -> dict[str, Any]:
-        return {"model": f"openskill {self.model}", "match": "one deal under every seat rotation",
+        return {"model": f"openskill {self.model}", "tau": TAU, "match": "one deal under every seat rotation",
                 "conservative": f"mu - {CONSERVATIVE_SIGMAS:g} sigma", "leaderboard": self.rows()}
 
     def table(self) -> str:
@@ -113,7 +117,7 @@ def rate(names: Sequence[str], deal_values: np.ndarray) -> Leaderboard:
         raise ValueError(f"ratings: deal values must have shape (deals, {len(names)} agents), got {values.shape}")
     if len(names) < 2:
         raise ValueError(f"ratings: rate at least 2 agents, got {len(names)}")
-    model = PlackettLuce()
+    model = PlackettLuce(tau=TAU)
     ratings = [model.rating(name=str(n)) for n in names]
     matches = np.zeros(len(names), dtype=np.int64)
     for row in values:
