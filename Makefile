@@ -36,7 +36,7 @@ demo: setup-demo
 
 # The suite runs on every core (pytest-xdist: one worker per core, idle workers take tests from busy ones).
 test: setup
-	$(PY) -m pytest -n auto --dist worksteal
+	$(PY) -m pytest -n auto --dist worksteal --durations=15
 
 # The documentation site (MkDocs + mkdocstrings) into site/; `make test` builds it in strict mode (tests/test_docs.py).
 docs: setup

@@ -32,6 +32,16 @@ settings.register_profile("ci", derandomize=True, print_blob=True)
 settings.register_profile("explore", derandomize=False, print_blob=True)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """The modules with the most ``slow`` tests run first (each module's tests stay together and in order), so
+    that under ``make test``'s workers (pytest-xdist, work stealing) the long tests start early and the run
+    ends on short ones instead of one worker finishing a long test alone. Which tests run does not change."""
+    weight: dict[str, int] = {}
+    for item in items:
+        weight[item.nodeid.split("::")[0]] = weight.get(item.nodeid.split("::")[0], 0) + (item.get_closest_marker("slow") is not None)
+    items.sort(key=lambda item: -weight[item.nodeid.split("::")[0]])  # stable: collection order within a module
+
+
 # on_step(agent, observation, action): called before every step; action is None for a done agent.
 StepHook = Callable[[str, Any, "int | None"], None]
 
