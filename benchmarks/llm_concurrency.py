@@ -28,12 +28,13 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))  # this checko
 from agent_zoo.tournament import run_tournament  # noqa: E402
 
 
-def cell(url: str, tables: int, concurrency: int, hands: int) -> tuple[int, float]:
-    """(the model's decisions, wall seconds) of one tournament."""
+def cell(url: str, tables: int, concurrency: int, hands: int, workers: int = 1) -> tuple[int, float]:
+    """(the model's decisions, wall seconds) of one tournament (``workers`` processes share its blocks)."""
     spec = f"llm:bench@{url},concurrency={concurrency}"
     start = time.perf_counter()
+    block = 10_000 if workers == 1 else max(1, hands // 6 // (3 * workers))  # deals per block: each worker gets some
     result = run_tournament("nolimit", [spec, "heuristic", "random"], hands=hands, players=6, seed=1, tables=tables,
-                            block_deals=10_000, progress=False, style=False)
+                            block_deals=block, workers=workers, progress=False, style=False)
     return int(result.counters[spec]["decisions"]), time.perf_counter() - start
 
 
@@ -43,6 +44,9 @@ def main() -> None:
     p.add_argument("--tables", type=int, default=64, help="tables in lockstep (and requests in flight) of the concurrent cell")
     p.add_argument("--hands", type=int, default=384, help="hands of the concurrent cell (a multiple of 6)")
     p.add_argument("--serial-hands", type=int, default=12, help="hands of the one-at-a-time cell (a multiple of 6)")
+    p.add_argument("--workers", type=int, default=1,
+                   help="worker processes of the concurrent cell (each with --tables tables; the client's work is "
+                        "Python, one core per process)")
     args = p.parse_args()
     root = os.path.join(os.path.dirname(__file__), "..")
     stub = subprocess.Popen([sys.executable, "-m", "tests.llm_stub", "--delay", str(args.delay)], cwd=root,
@@ -51,7 +55,8 @@ def main() -> None:
         url = stub.stdout.readline().strip()  # type: ignore[union-attr]
         cell(url, 1, 1, 6)  # warm-up: imports, the first connection
         rows = {
-            f"concurrent ({args.tables} tables, {args.tables} in flight)": cell(url, args.tables, args.tables, args.hands),
+            f"concurrent ({args.workers} x {args.tables} tables in flight)": cell(url, args.tables, args.tables, args.hands,
+                                                                                 args.workers),
             "one at a time (1 table, concurrency 1)": cell(url, 1, 1, args.serial_hands),
         }
     finally:
