@@ -317,10 +317,8 @@ def play_vector(
                     actions[sel] = act_rows(agents[agent], obs, row_rngs)
                     if record is not None:
                         probs = agents[agent].action_probabilities_batch(obs)
-                        passing = getattr(getattr(engine, "tables", None), "passing", None)
                         for i, t in enumerate(sel.tolist()):
-                            if passing is None or not passing[t]:
-                                steps[t].append((int(actions[t]), None if probs is None else np.asarray(probs[i], dtype=np.float64)))
+                            steps[t].append((int(actions[t]), None if probs is None else np.asarray(probs[i], dtype=np.float64)))
                 except KeyError as exc:
                     if exc.args != ("public",):
                         raise
@@ -373,11 +371,14 @@ def play_vector(
 
 def replay(state: Any, steps: Sequence[tuple[int, np.ndarray | None]]) -> tuple[list[Decision], Any]:
     """A hand's decisions and final state, replaying ``steps`` (action, policy or None) on the rules' ``state``
-    whose deal is fixed (its chance nodes deal the fixed cards)."""
+    whose deal is fixed (its chance nodes deal the fixed cards). Steps taken once the rules' hand is over are the
+    engine's pass turns (a hand the forced bets decided: no decision in the rules) and are skipped."""
     decisions = []
     dealer = np.random.default_rng(0)  # unused by a fixed deal; the rules' sample_chance takes a Generator
     for action, probs in steps:
         play_chance(state, dealer)
+        if state.is_terminal():
+            continue
         decisions.append(Decision(state.clone(), action, probs))
         state.apply(action)
     play_chance(state, dealer)

@@ -151,12 +151,18 @@ def test_bad_variance_reduction_and_unsupported_setups_are_refused():
         run_tournament("nolimit", ["random", "fold"], hands=2, progress=False, hands_per_episode=3, variance_reduction="aivat")
 
 
-@pytest.mark.parametrize(("game", "agents"), [("kuhn", ["random", "fold"]), ("nolimit", ["random", "random:kinds"])])
-def test_batched_engine_gives_the_aec_engines_correction(game, agents):
+@pytest.mark.parametrize(("game", "agents", "players", "env_config"), [
+    ("kuhn", ["random", "fold"], 2, {}),
+    ("nolimit", ["random", "random:kinds"], 2, {}),
+    # stacks the blinds put all in: hands the forced bets decide, which the batched engine plays as pass turns
+    ("nolimit", ["heuristic", "random"], 3, {"starting_stack": [2, 1, 2]}),
+])
+def test_batched_engine_gives_the_aec_engines_correction(game, agents, players, env_config):
     """The batched engine's hands replayed on the rules give the AEC engine's corrected values, bit for bit."""
     from agent_zoo.tournament import run_tournament
 
-    aec, vec = (run_tournament(game, agents, hands=40, seed=3, progress=False, engine=e, variance_reduction="aivat")
+    aec, vec = (run_tournament(game, agents, hands=20 * players, seed=3, progress=False, engine=e, players=players,
+                               env_config=dict(env_config), variance_reduction="aivat")
                 for e in ("aec", "vector"))
     np.testing.assert_allclose(vec.aivat["agent_mean"], aec.aivat["agent_mean"], rtol=0, atol=1e-12)
     np.testing.assert_allclose(vec.agent_mean, aec.agent_mean, rtol=0, atol=1e-12)
