@@ -151,9 +151,8 @@ class EquityValue:
             return (np.asarray(state.contributed, dtype=np.float64), np.asarray(state.folded, dtype=bool), state.button,
                     float(state.config.dead_chips), 0.0, None)
         cfg = state.config
-        n = state.num_players
         return (np.asarray(state.contributions, dtype=np.float64), ~np.asarray(state.live(), dtype=bool),
-                0 if n == 2 else n - 3, 0.0, float(cfg.rake), None if cfg.rake_cap_bb is None else float(cfg.rake_cap_bb))
+                cfg.button, 0.0, float(cfg.rake), None if cfg.rake_cap_bb is None else float(cfg.rake_cap_bb))
 
     def _strength_patterns(self, state: Any, live: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Orders of the live seats' hands over the boards still to come, with their probabilities (cached)."""

@@ -86,7 +86,7 @@ class PushFoldView:
         ante = float(cfg.ante_bb)
         self._state = state
         self.num_players = n
-        self.button = 0 if n == 2 else n - 3
+        self.button = cfg.button
         self.hole = state.hole
         self.board = state.board
         self.starting_stacks = list(cfg.stacks)

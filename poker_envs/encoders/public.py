@@ -149,7 +149,7 @@ def encode_public(state: Any, seat: int, table: TablePosition | None = None) -> 
     if isinstance(state, PushFoldState):
         stacks, bets, contributed, folded, blinds, to_call = _push_fold_fields(state, seat)
         m = state.num_players
-        button = 0 if m == 2 else m - 3
+        button = state.config.button
         street = 0
     else:
         stacks, bets, contributed, folded, blinds, to_call = _holdem_fields(state, seat)

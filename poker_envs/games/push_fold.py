@@ -91,6 +91,12 @@ class PushFoldConfig:
         """Position names by seat (heads-up: ``("SB", "BB")``)."""
         return POSITION_NAMES[-self.num_players :]
 
+    @property
+    def button(self) -> int:
+        """The button's seat: seats are in acting order and the button acts just before the small blind
+        (heads-up the small blind is the button, seat 0)."""
+        return 0 if self.num_players == 2 else self.num_players - 3
+
     def blinds(self) -> tuple[float, ...]:
         """Blind each seat posts (antes excluded)."""
         return (0.0,) * (self.num_players - 2) + (SMALL_BLIND_BB, BIG_BLIND_BB)
@@ -151,10 +157,10 @@ def settle(
     match goes back, each contested pot goes to the best live hand reaching it (ties split) less its
     share of the rake. ``strengths`` (larger is better) is needed only when a pot is contested.
     """
-    n = len(contributions)
-    button = 0 if n == 2 else n - 3  # seats are in acting order: the button acts just before the small blind
+    if len(contributions) != config.num_players:
+        raise ValueError(f"contributions: one per seat ({config.num_players}), got {len(contributions)}")
     result = settlement.settle(
-        [float(c) for c in contributions], [not x for x in live], strengths, button,
+        [float(c) for c in contributions], [not x for x in live], strengths, config.button,
         exact=True, rake=float(config.rake), rake_cap=None if config.rake_cap_bb is None else float(config.rake_cap_bb),
     )
     return np.array(result.collected) - np.array(contributions, dtype=np.float64)
