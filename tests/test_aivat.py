@@ -68,19 +68,8 @@ def test_unbiased_exactly_on_small_games(game, known):
 def test_terms_change_single_hands_on_leduc():
     """The correction is not zero hand by hand (else the test above proves nothing)."""
     game = LeducGame()
-    value = value_function(game)
-    state = game.new_initial_state()
-    rng = np.random.default_rng(3)
-    decisions = []
-    while state.current_player() != TERMINAL:
-        if state.current_player() == CHANCE:
-            state.apply(state.sample_chance(rng))
-            continue
-        probs = uniform(state, game.num_distinct_actions)
-        a = int(rng.choice(len(probs), p=probs))
-        decisions.append(Decision(state.clone(), a, probs))
-        state.apply(a)
-    assert np.abs(aivat_terms(value, decisions, state)).max() > 1e-6
+    _, terms, _, _ = play_rules_hand(game, value_function(game), np.random.default_rng(3))
+    assert np.abs(terms).max() > 1e-6
 
 
 def play_rules_hand(game, value, rng, known=(True, True)):
