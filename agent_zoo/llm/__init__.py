@@ -19,10 +19,12 @@ def make_llm_agent(arg: str | None, env: Any) -> LLMAgent:
     if not arg:
         raise ValueError("agent llm needs a model and a server: llm:<model>@<base_url> (or llm:<config.toml>)")
     config = parse_llm_arg(arg)
-    try:
-        import openai  # noqa: F401  (checked here, so a missing client fails before any hand)
-    except ImportError as exc:
-        raise ValueError(f"agent llm:{arg} needs the openai package: pip install 'poker-envs[llm]' ({exc})") from None
+    if config.transport == "openai":
+        try:
+            import openai  # noqa: F401  (checked here, so a missing client fails before any hand)
+        except ImportError as exc:
+            raise ValueError(f"agent llm:{arg} needs the openai package: pip install 'poker-envs[llm]' ({exc}); "
+                             "or transport=http (the standard library's client)") from None
     from poker_envs.text import TextTable
 
     table = TextTable.for_env(env, amounts=config.amounts, list_actions=config.list_actions,

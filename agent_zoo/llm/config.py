@@ -18,6 +18,8 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
+TRANSPORTS = ("openai", "http")  # the client's ways to the server (agent_zoo.llm.client)
+
 SYSTEM_PROMPT = (
     "You are playing poker. Each message describes the table and lists your legal actions. "
     "Answer with exactly one legal action, as it is written in the list, and nothing else."
@@ -44,6 +46,7 @@ class LLMConfig:
     list_actions: bool = True  # the prompt lists the legal actions
     snap: bool = True  # an amount between two legal sizes snaps to the nearest one (counted) instead of failing
     template: str | None = None  # a prompt template for the text view (None: its default)
+    transport: str = "openai"  # how requests travel: "openai" (the official client) or "http" (the standard library)
 
     def __post_init__(self) -> None:
         checks = (
@@ -64,6 +67,7 @@ class LLMConfig:
             ("system_prompt", isinstance(self.system_prompt, str), "a string"),
             ("amounts", isinstance(self.amounts, str), "a string"),
             ("template", self.template is None or isinstance(self.template, str), "a string"),
+            ("transport", self.transport in TRANSPORTS, " or ".join(f'"{t}"' for t in TRANSPORTS)),
         )
         for name, ok, wanted in checks:
             if not ok:
@@ -125,4 +129,4 @@ def parse_llm_arg(arg: str) -> LLMConfig:
     return config_from_mapping(values, f"agent llm:{arg}")
 
 
-__all__ = ["FIELDS", "SYSTEM_PROMPT", "LLMConfig", "config_from_mapping", "parse_llm_arg"]
+__all__ = ["FIELDS", "SYSTEM_PROMPT", "TRANSPORTS", "LLMConfig", "config_from_mapping", "parse_llm_arg"]
