@@ -6,8 +6,9 @@ reply of the *policy*: by default ``seeded_policy``, which picks one of the lega
 hash of (model, seed, prompt), so a tournament against the stub gives the same results every run. Scripted
 replies cover what a real server does wrong: malformed text, slow answers (``delay``), HTTP errors in OpenAI's
 error shape (``status=500``), missing ``usage``. ``models`` restricts the model names (others: 404 as OpenAI
-answers an unknown model), ``api_key`` requires a bearer key (else 401). ``closed_url()`` is a URL nothing
-listens on (connection refused).
+answers an unknown model), ``api_key`` requires a bearer key (else 401), ``idle_timeout`` closes a connection
+idle that long without saying so (as servers' keep-alive timers do). ``closed_url()`` is a URL nothing listens
+on (connection refused).
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ class Reply:
     status: int = 200  # HTTP status; >= 400 answers OpenAI's error shape with ``text`` as the message
     delay: float = 0.0  # seconds to wait before answering
     usage: bool = True  # include a ``usage`` block (token counts: words of the prompt and of the reply)
+    body: str | None = None  # sent as is (status 200) instead of a chat completion: a malformed server reply
 
 
 # The legal actions as a prompt lists them: lines "- <action>" (or "* <action>") after a line that names the
@@ -85,17 +87,20 @@ class StubServer:
     """The server; use as a context manager or call ``close()``."""
 
     def __init__(self, replies: Iterable[Reply] = (), policy: Policy = seeded_policy, delay: float = 0.0,
-                 models: Sequence[str] | None = None, api_key: str | None = None) -> None:
+                 models: Sequence[str] | None = None, api_key: str | None = None, idle_timeout: float | None = None,
+                 ) -> None:
         self.policy = policy  # answers when no scripted reply is queued
         self.delay = delay  # seconds every policy answer waits
         self.models = None if models is None else set(models)  # None: any model name
         self.api_key = api_key  # None: no key checked
         self.fail_after: int | None = None  # answer HTTP 503 to every chat request after this many (None: never)
         self.answered = 0  # chat requests answered with a reply
+        self.connections = 0  # connections accepted (a keep-alive client opens one per thread)
         self.requests: list[dict[str, Any]] = []  # every request body received, in arrival order
         self._queue: deque[Reply] = deque(replies)
         self._lock = threading.Lock()
-        handler = type("Handler", (_Handler,), {"stub": self})
+        # seconds a connection may wait for its next request before it is closed, unannounced (None: forever)
+        handler = type("Handler", (_Handler,), {"stub": self, "timeout": idle_timeout})
         ThreadingHTTPServer.request_queue_size = 256  # many concurrent clients (the default backlog is 5)
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
         self._server.daemon_threads = True
@@ -153,8 +158,15 @@ class _Handler(BaseHTTPRequestHandler):
     def log_message(self, format: str, *args: Any) -> None:  # quiet
         pass
 
+    def setup(self) -> None:
+        super().setup()
+        with self.stub._lock:
+            self.stub.connections += 1
+
     def _send(self, status: int, body: dict[str, Any]) -> None:
-        data = json.dumps(body).encode()
+        self._send_raw(status, json.dumps(body).encode())
+
+    def _send_raw(self, status: int, data: bytes) -> None:
         self.send_response(status)
         self.send_header("Content-Type", "application/json")
         self.send_header("Content-Length", str(len(data)))
@@ -188,6 +200,8 @@ class _Handler(BaseHTTPRequestHandler):
             time.sleep(reply.delay)
         if reply.status >= 400:
             return self._send(reply.status, _error(reply.status, reply.text or "The server had an error.", None))
+        if reply.body is not None:
+            return self._send_raw(200, reply.body.encode())
         out: dict[str, Any] = {
             "id": f"chatcmpl-stub{len(stub.requests)}",
             "object": "chat.completion",

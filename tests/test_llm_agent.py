@@ -2,7 +2,8 @@
 
 Known truths used: the stub's policy answers one of the legal actions the prompt lists, so every reply parses
 (no failure, no fallback); a scripted sequence of replies gives counts worked out by hand; identical seeds give
-identical tournaments; a resumed tournament equals an uninterrupted one.
+identical tournaments; a resumed tournament equals an uninterrupted one. The tests of what a server does
+wrong run over both transports (``LLMConfig.transport``): the two must count and word everything the same.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import pytest
 
 from agent_zoo.llm import LLMAgent, LLMServerError, make_llm_agent, parse_llm_arg
 from agent_zoo.llm.client import ChatClient
+from agent_zoo.llm.config import TRANSPORTS
 from agent_zoo.tournament import build_env, main, run_tournament
 from tests.llm_stub import Reply, StubServer, choose_action, closed_url, listed_actions
 
@@ -59,12 +61,13 @@ def test_spec_options_and_config_file(tmp_path):
 # ---- one decision -------------------------------------------------------------------------------
 
 
-def test_malformed_replies_are_reprompted_then_fall_back_with_exact_counts(stub):
+@pytest.mark.parametrize("transport", TRANSPORTS)
+def test_malformed_replies_are_reprompted_then_fall_back_with_exact_counts(stub, transport):
     from poker_envs.text import FAILURE_KINDS
 
     env = build_env("nolimit", {"history": True})
     obs = first_decision(env)
-    agent = make_llm_agent(f"m@{stub.url},max_reprompts=2", env)
+    agent = make_llm_agent(f"m@{stub.url},max_reprompts=2,transport={transport}", env)
     good = legal_reply(agent, obs)
     # two bad replies, then a good one: 3 requests, 2 failures, 2 reprompts, no fallback
     stub.push(Reply("I think I will go for a walk"), Reply("raise to 999999999"), Reply(good))
@@ -92,16 +95,26 @@ def test_malformed_replies_are_reprompted_then_fall_back_with_exact_counts(stub)
     assert agent.counts.prompt_tokens == before and agent.counts.requests_with_usage == 6 and agent.counts.requests == 7
 
 
-def test_http_500_is_retried_with_backoff_then_one_clear_error(stub):
+@pytest.mark.parametrize("transport", TRANSPORTS)
+def test_http_500_is_retried_with_backoff_then_one_clear_error(stub, transport):
     env = build_env("nolimit", {"history": True})
     obs = first_decision(env)
-    agent = make_llm_agent(f"m@{stub.url},retries=2,backoff=0.01", env)
+    agent = make_llm_agent(f"m@{stub.url},retries=2,backoff=0.01,transport={transport}", env)
     stub.push(Reply(status=500), Reply(status=500), Reply(legal_reply(agent, obs)))
     action = agent.act(obs, np.random.default_rng(0))
     assert obs["action_mask"][action] and agent.counts.retries == 2 and agent.counts.requests == 1
     stub.push(*[Reply("down", status=500)] * 3)
-    with pytest.raises(LLMServerError, match=r"HTTP 500 .* after 3 tries"):
+    with pytest.raises(LLMServerError, match=r"HTTP 500 from the server after 3 tries \(down\)$"):
         agent.act(obs, np.random.default_rng(0))
+    # 429 is retried as 5xx is; 400 is not (a retry cannot mend a bad request)
+    stub.push(Reply("slow down", status=429), Reply(legal_reply(agent, obs)))
+    agent.act(obs, np.random.default_rng(0))
+    assert agent.counts.retries == 3
+    stub.push(Reply("bad request", status=400))
+    requests = len(stub.requests)
+    with pytest.raises(LLMServerError, match=r"HTTP 400 from the server \(bad request\)$"):
+        agent.act(obs, np.random.default_rng(0))
+    assert len(stub.requests) == requests + 1
 
 
 def test_the_seed_comes_from_the_seat_generator(stub):
@@ -222,14 +235,19 @@ def test_interrupted_tournament_resumes_without_replaying_finished_deals(stub, t
     assert "seed was 2, now 3" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("transport", TRANSPORTS)
 @pytest.mark.parametrize("case", ["unreachable", "model", "key", "no_url"])
-def test_bad_server_input_is_one_line_through_the_cli(case, capsys, monkeypatch):
+def test_bad_server_input_is_one_line_through_the_cli(case, transport, capsys, monkeypatch):
     monkeypatch.setenv("POKER_ENVS_TEST_KEY", "secret")
     with StubServer(models=["real-model"], api_key="secret") as server:
+        t = f",transport={transport}"
         spec, words = {
-            "unreachable": (f"llm:real-model@{closed_url()},retries=1,backoff=0.01", ["cannot connect", "127.0.0.1"]),
-            "model": (f"llm:no-such-model@{server.url},api_key_env=POKER_ENVS_TEST_KEY", ["404", "no-such-model"]),
-            "key": (f"llm:real-model@{server.url},api_key_env=POKER_ENVS_TEST_NO_KEY", ["401", "POKER_ENVS_TEST_NO_KEY"]),
+            "unreachable": (f"llm:real-model@{closed_url()},retries=1,backoff=0.01{t}",
+                            ["cannot connect", "127.0.0.1", "(2 tries): is it running?"]),
+            "model": (f"llm:no-such-model@{server.url},api_key_env=POKER_ENVS_TEST_KEY{t}",
+                      ["404", "'no-such-model'", "The model `no-such-model` does not exist"]),
+            "key": (f"llm:real-model@{server.url},api_key_env=POKER_ENVS_TEST_NO_KEY{t}",
+                    ["401", "POKER_ENVS_TEST_NO_KEY", "(Incorrect API key provided.)"]),
             "no_url": ("llm:gpt-4o", ["no server URL", "llm:<model>@<base_url>"]),
         }[case]
         with pytest.raises(SystemExit) as exit_info:
@@ -239,16 +257,18 @@ def test_bad_server_input_is_one_line_through_the_cli(case, capsys, monkeypatch)
     assert all(w in err for w in words), err
 
 
-def test_client_errors_name_the_url_without_a_table():
+@pytest.mark.parametrize("transport", TRANSPORTS)
+def test_client_errors_name_the_url_without_a_table(transport):
     """The client alone (no text view): 401 and connection refused."""
     from agent_zoo.llm import LLMConfig
 
     with StubServer(api_key="secret") as server:
         with pytest.raises(LLMServerError, match="refused the API key"):
-            ChatClient(LLMConfig("m", server.url, retries=0)).chat([{"role": "user", "content": "hi"}], None)
+            ChatClient(LLMConfig("m", server.url, retries=0, transport=transport)).chat(
+                [{"role": "user", "content": "hi"}], None)
     url = closed_url()
     with pytest.raises(LLMServerError, match=f"cannot connect to the server at {url}"):
-        ChatClient(LLMConfig("m", url, retries=0)).chat([{"role": "user", "content": "hi"}], None)
+        ChatClient(LLMConfig("m", url, retries=0, transport=transport)).chat([{"role": "user", "content": "hi"}], None)
 
 
 def test_example_runs_against_the_stub(stub, tmp_path):
@@ -312,10 +332,11 @@ def test_agent_pickles_without_the_env_and_act_batch_equals_act(stub):
     assert all(o["action_mask"][a] for o, a in zip(observations, one_by_one))
 
 
-def test_a_slow_reply_times_out_and_is_retried(stub):
+@pytest.mark.parametrize("transport", TRANSPORTS)
+def test_a_slow_reply_times_out_and_is_retried(stub, transport):
     env = build_env("nolimit", {"history": True})
     obs = first_decision(env)
-    agent = make_llm_agent(f"m@{stub.url},timeout=0.3,retries=1,backoff=0.01", env)
+    agent = make_llm_agent(f"m@{stub.url},timeout=0.3,retries=1,backoff=0.01,transport={transport}", env)
     stub.push(Reply(legal_reply(agent, obs), delay=1.0), Reply(legal_reply(agent, obs)))
     action = agent.act(obs, np.random.default_rng(0))
     assert obs["action_mask"][action] and agent.counts.retries == 1 and agent.counts.latency_s >= 0.3
