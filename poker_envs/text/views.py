@@ -116,11 +116,11 @@ class TextTable:
         answer format, ending ``Final Answer: <action> [amount]``; or the ``template`` filled in."""
         public, history, mask = self._read(observation)
         table = self._table(public, mask)
-        state = _state_json(self, public, history, table)
-        parts = _prompt_parts(self, public, history, table, state)
+        parts = _prompt_parts(self, public, history, table)
         default = "\n\n".join(p for p in (parts["amounts_text"], parts["hand_text"], parts["actions_text"], parts["answer_format"]) if p)
         if self.template is None:
-            return default
+            return default  # the state dict is built only for a template (a third of a prompt's time)
+        state = _state_json(self, public, history, table)
         if callable(self.template):
             return str(self.template(state))
         return self.template.format_map({**state, **parts, "prompt": default})
@@ -192,6 +192,11 @@ def _unit_amount(table: Table, chips: float) -> float:
     return float(round(x, 6))
 
 
+def _unit_name(view: TextTable) -> str:
+    """What the views' amounts count: big blinds (``amounts="bb"``, and push/fold always) or chips."""
+    return "big blinds" if view.amounts == "bb" or view.sizing.betting == "push_fold" else "chips"
+
+
 def _state_json(view: TextTable, public: PublicState, history: HandHistory, table: Table) -> dict[str, Any]:
     u = lambda x: _unit_amount(table, x)  # noqa: E731
     positions = _positions(public)
@@ -209,12 +214,11 @@ def _state_json(view: TextTable, public: PublicState, history: HandHistory, tabl
     } for e in history.actions]
     legal = [{"id": a.action, "action": a.kind, "amount": u(a.to if a.kind != "call" else a.added),
               "to": u(a.to), "text": _action_text(a, table)} for a in table.actions]
-    unit_name = "big blinds" if view.amounts == "bb" or view.sizing.betting == "push_fold" else "chips"
     return {
         "schema_version": SCHEMA_VERSION,
         "game": view.sizing.game,
         "betting": view.sizing.betting,
-        "unit": unit_name,
+        "unit": _unit_name(view),
         "num_players": view.num_players,
         "seat": me,
         "hand_number": public.hand_number,
@@ -238,8 +242,8 @@ def _state_json(view: TextTable, public: PublicState, history: HandHistory, tabl
     }
 
 
-def _prompt_parts(view: TextTable, public: PublicState, history: HandHistory, table: Table, state: dict[str, Any]) -> dict[str, str]:
-    unit = state["unit"]
+def _prompt_parts(view: TextTable, public: PublicState, history: HandHistory, table: Table) -> dict[str, str]:
+    unit = _unit_name(view)
     f = table.fmt
     me = public.observer
     lines = [f"You are playing {game_title(view.sizing)}, {sum(public.seated)} players, as seat {me}."
@@ -284,8 +288,8 @@ def _prompt_parts(view: TextTable, public: PublicState, history: HandHistory, ta
         cards = f" [{' '.join(card_to_str(c) for c in board[: cut[street]])}]" if street and street < len(cut) else ""
         hand.append(f"{STREET_NAMES[street].capitalize()}{cards}: " + ("; ".join(acts) if acts else "no action yet") + ".")
     hand.append("")
-    hand.append(f"Your cards: {' '.join(state['hole_cards']) or '-'}")
-    hand.append(f"Board: {' '.join(state['board']) or '-'}")
+    hand.append(f"Your cards: {' '.join(card_to_str(c) for c in history.hole) or '-'}")
+    hand.append(f"Board: {' '.join(card_to_str(c) for c in board) or '-'}")
     stacks = ", ".join(f"seat {s}{' (you)' if s == me else ''} {f(public.stacks[s])}"
                        + (" folded" if public.folded[s] else " all-in" if public.all_in[s] else "")
                        for s in range(view.num_players) if public.seated[s])
