@@ -131,12 +131,13 @@ def test_the_seed_comes_from_the_seat_generator(stub):
     assert "seed" not in stub.requests[-1]
 
 
-def test_requests_of_a_batch_are_in_flight_together():
+@pytest.mark.parametrize("transport", TRANSPORTS)
+def test_requests_of_a_batch_are_in_flight_together(transport):
     """8 rows against a stub answering in 0.3 s: with concurrency 8 all 8 wait at the server at the same time."""
     with StubServer(delay=0.3) as server:
         env = build_env("nolimit", {"history": True})
         obs = first_decision(env)
-        agent = make_llm_agent(f"m@{server.url},concurrency=8", env)
+        agent = make_llm_agent(f"m@{server.url},concurrency=8,transport={transport}", env)
         inflight, peak = [0], [0]
         lock = threading.Lock()
         original = server.next_reply
@@ -157,6 +158,8 @@ def test_requests_of_a_batch_are_in_flight_together():
         batch = {k: np.stack([v] * 8) for k, v in obs.items()}
         actions = agent.act_batch(batch, [np.random.default_rng(i) for i in range(8)])
         assert peak[0] == 8 and all(batch["action_mask"][0][a] for a in actions)
+        agent.act_batch(batch, [np.random.default_rng(i) for i in range(8)])  # a second batch reuses the connections
+        assert server.connections == 8 and len(server.requests) == 16
 
 
 # ---- tournaments --------------------------------------------------------------------------------
