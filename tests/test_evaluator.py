@@ -12,6 +12,7 @@ from poker_envs.core.cards import cards_from_str
 from poker_envs.core import _eval_tables
 from poker_envs.core.combinations import colex_combinations, combination_chunks
 from poker_envs.core.evaluator import (
+    cross_signs,
     CATEGORY_NAMES,
     describe,
     evaluate,
@@ -171,7 +172,8 @@ def test_scalar_and_batched_agree(size: int) -> None:
     assert evaluate_batch(np.zeros((0, size), int)).shape == (0,)
 
 
-@pytest.mark.parametrize(("hole_size", "board_size", "boards"), [(2, 5, 150), (2, 4, 50), (3, 3, 50), (2, 3, 50)])
+@pytest.mark.parametrize(("hole_size", "board_size", "boards"),
+                         [(2, 5, 150), (2, 4, 50), (3, 3, 50), (2, 3, 50), (3, 4, 200), (4, 3, 200), (1, 5, 300)])
 def test_cross_matches_batched(hole_size: int, board_size: int, boards: int) -> None:
     rng = np.random.default_rng(hole_size * 10 + board_size)
     holes = colex_combinations(52, 2) if hole_size == 2 else random_hands(rng, 500, hole_size)
@@ -185,6 +187,33 @@ def test_cross_matches_batched(hole_size: int, board_size: int, boards: int) -> 
     expected[~shares] = evaluate_batch(together[~shares])
     assert np.array_equal(values.ravel(), expected)
     assert shares.any()  # the conflict marking was exercised
+    flushes = np.array([evaluate(h) >> 20 & 15 in (5, 8) for h in together[~shares].tolist()])
+    assert flushes.any()  # flushes (looked up apart from the rank classes) occurred
+
+
+@pytest.mark.parametrize(("hole_size", "board_size", "group"), [(2, 5, 64), (2, 5, 1), (3, 4, 10), (2, 3, 5)])
+def test_cross_signs_is_the_sum_of_signs(hole_size: int, board_size: int, group: int) -> None:
+    """``cross_signs`` equals its definition on ``evaluate_cross``: shared cards, flushes and ties included."""
+    rng = np.random.default_rng(hole_size * 100 + board_size + group)
+    holes = colex_combinations(52, 2) if hole_size == 2 else random_hands(rng, 700, hole_size)
+    board_rows = random_hands(rng, 4 * group if group > 1 else 90, board_size)
+    values = evaluate_cross(holes, board_rows)
+    # References drawn from the holes' own values on each board, so that ties occur often.
+    reference = values[rng.integers(len(holes), size=len(board_rows)), np.arange(len(board_rows))].clip(min=0)
+    signs = cross_signs(holes, board_rows, reference, group=group)
+    expected = np.sign(values.astype(np.int64) - reference).reshape(len(holes), -1, group).sum(axis=2)
+    assert signs.shape == expected.shape and np.array_equal(signs, expected)
+    assert (values == reference).any() and (values < 0).any()  # ties and shared cards were exercised
+
+
+def test_cross_signs_bad_input() -> None:
+    holes, boards = np.array([[0, 1]]), np.array([[10, 11, 12, 13, 14], [20, 21, 22, 23, 24]])
+    with pytest.raises(ValueError, match="reference"):
+        cross_signs(holes, boards, np.zeros(3, dtype=np.int32))
+    with pytest.raises(ValueError, match="reference"):
+        cross_signs(holes, boards, np.zeros(2))
+    with pytest.raises(ValueError, match="group"):
+        cross_signs(holes, boards, np.zeros(2, dtype=np.int32), group=3)
 
 
 def test_cross_bad_input() -> None:

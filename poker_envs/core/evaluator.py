@@ -105,6 +105,8 @@ def __getattr__(name: str) -> Callable[[Sequence[int]], int]:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
+# The largest of the four 3-bit suit counters of a key's suit field (key >> SUIT_SHIFT, 12 bits).
+_MOST_OF_A_SUIT = np.max([(np.arange(1 << 12) >> (3 * s)) & 7 for s in range(4)], axis=0)
 _CHUNK = 1 << 14  # hands per pass: keeps the intermediates of a pass in cache
 # One bit per card at 13 * suit + rank: the OR over a hand holds the rank mask of each suit.
 _SUITED_BIT = np.array([1 << (13 * (c & 3) + (c >> 2)) for c in range(52)], dtype=np.int64)
@@ -162,45 +164,143 @@ def evaluate_cross(
     """Values (int32, shape (H, B)) of every hole-card set with every board; -1 where they share a card.
 
     ``values[i, j] == evaluate(holes[i] + boards[j])``. Hole sets (H, h) and boards (B, b) need
-    5 <= h + b <= 7. Keys of holes and boards are summed once each, so a pair costs one add and two
-    table lookups: the fast way to score every hand against every board for equity tables.
-    ``check=False`` skips the range and repeated-card checks within each row. ``ranking``: as in
-    :func:`evaluate_batch`.
+    5 <= h + b <= 7. Without a flush a hand's value depends on its ranks alone, so each rank class of the holes
+    (at most 169 for two-card holes) is looked up once per board and copied to the holes in it; flushes are
+    looked up only for the (hole, board) pairs that can make one: the fast way to score every hand against
+    every board for equity tables. ``check=False`` skips the range and repeated-card checks within each row.
+    ``ranking``: as in :func:`evaluate_batch`.
     """
-    rk = get_ranking(ranking)
-    hole_arr, board_arr = np.asarray(holes), np.asarray(boards)
-    for name, arr in (("holes", hole_arr), ("boards", board_arr)):
-        if arr.ndim != 2 or arr.dtype.kind not in "iu":
-            raise ValueError(f"{name}: expected a 2-d integer array, got shape {arr.shape}, dtype {arr.dtype}")
-    size = hole_arr.shape[1] + board_arr.shape[1]
-    if size not in _t.HAND_SIZES:
-        raise ValueError(f"holes, boards: cards per hole set plus per board must be 5, 6 or 7, got {size}")
-    hole_arr, board_arr = hole_arr.astype(np.intp, copy=False), board_arr.astype(np.intp, copy=False)
-    if check:
-        for arr in (hole_arr, board_arr):
-            if len(arr) and arr.shape[1]:
-                _check_chunk(arr, 0, rk)
-    table = _t.rank_table(size, rk)
-    flush_value = _t.flush_table(rk)
-    hole_key = _t.CARD_KEYS[hole_arr].sum(axis=1)
-    hole_bits = _SUITED_BIT[hole_arr].sum(axis=1)
-    board_key = _t.CARD_KEYS[board_arr].sum(axis=1)
-    board_bits = _SUITED_BIT[board_arr].sum(axis=1)
-    out = np.empty((len(hole_arr), len(board_arr)), dtype=np.int32)
-    step = max(1, _CHUNK // max(1, len(board_arr)))
-    for start in range(0, len(hole_arr), step):
-        rows = slice(start, start + step)
-        key = hole_key[rows, None] + board_key[None, :]
-        values = table[key & _RANK_MASK]
-        suit = _t.FLUSH_SUIT[key >> _SUIT_SHIFT]
-        bits_h, bits_b = hole_bits[rows, None], board_bits[None, :]
-        flushed = np.nonzero(suit >= 0)
-        if len(flushed[0]):
-            present = bits_h[flushed[0], 0] | bits_b[0, flushed[1]]
-            values[flushed] = flush_value[(present >> (13 * suit[flushed])) & 8191]
-        values[(bits_h & bits_b) != 0] = -1
-        out[rows] = values
+    cross = _Cross.build(holes, boards, check, ranking)
+    out = cross.per_class[cross.of_class]
+    out.ravel()[cross.flush_pairs] = cross.flush_values
+    for start in range(0, cross.holes, cross.step):
+        cross.mark_shared(out[start : start + cross.step], start)
     return out
+
+
+def cross_signs(
+    holes: np.ndarray, boards: np.ndarray, reference: np.ndarray, *, group: int = 1, check: bool = True,
+    ranking: str | HandRanking = STANDARD,
+) -> np.ndarray:
+    """(H, B // group) int64: per hole set and per run of ``group`` consecutive boards, the sum over the run of
+    ``sign(evaluate_cross(holes, boards) - reference)``: losses minus wins against ``reference`` (B,) (the value
+    each board is compared with, >= 0), a hole sharing a card with the board counting as a win there (its -1).
+
+    Equal to ``np.sign(evaluate_cross(holes, boards) - reference).reshape(H, -1, group).sum(axis=2)`` without
+    the (H, B) matrix: rows are made and reduced a cache-sized block at a time (equity against ranges).
+    """
+    cross = _Cross.build(holes, boards, check, ranking)
+    ref = np.asarray(reference)
+    if ref.shape != (cross.boards,) or ref.dtype.kind not in "iu":
+        raise ValueError(f"reference: expected an integer array of shape ({cross.boards},), got {ref.shape}, {ref.dtype}")
+    if isinstance(group, bool) or not isinstance(group, int) or group < 1 or cross.boards % group:
+        raise ValueError(f"group: expected a positive divisor of the {cross.boards} boards, got {group!r}")
+    ref = ref.astype(np.int32)
+    out = np.empty((cross.holes, cross.boards // group), dtype=np.int64)
+    for start in range(0, cross.holes, cross.step):
+        block = cross.per_class[cross.of_class[start : start + cross.step]]  # non-flush values first
+        cross.mark_shared(block, start)
+        np.subtract(block, ref, out=block)
+        np.sign(block, out=block)
+        out[start : start + len(block)] = block.reshape(len(block), -1, group).sum(axis=2, dtype=np.int32)
+    # The flushes: each pair's sign against its flush value replaces the one against its non-flush value.
+    h, b = np.divmod(cross.flush_pairs, max(1, cross.boards))
+    change = np.sign(cross.flush_values - ref[b]) - np.sign(cross.per_class[cross.of_class[h], b] - ref[b])
+    groups = cross.boards // group
+    out += np.bincount(h * groups + b // group, weights=change, minlength=out.size).astype(np.int64).reshape(out.shape)
+    return out
+
+
+class _Cross(NamedTuple):
+    """Every hole set against every board, prepared once and made a block of rows at a time."""
+
+    holes: int  # hole sets (H)
+    boards: int  # boards (B)
+    step: int  # rows per block (about 64k values: the block and its temporaries stay in cache)
+    hole_cards: np.ndarray  # (H, h) intp
+    per_class: np.ndarray  # (U, B) int32 non-flush value of each rank class with each board
+    of_class: np.ndarray  # (H,) rank class of each hole set
+    flush_pairs: np.ndarray  # flat indices h * B + b of the (hole, board) pairs, sharing no card, holding a flush
+    flush_values: np.ndarray  # (pairs,) their values
+    on_board: np.ndarray  # (52, B) int32: -1 where a card lies on a board, else 0
+
+    @staticmethod
+    def build(holes: np.ndarray, boards: np.ndarray, check: bool, ranking: str | HandRanking) -> _Cross:
+        rk = get_ranking(ranking)
+        hole_arr, board_arr = np.asarray(holes), np.asarray(boards)
+        for name, arr in (("holes", hole_arr), ("boards", board_arr)):
+            if arr.ndim != 2 or arr.dtype.kind not in "iu":
+                raise ValueError(f"{name}: expected a 2-d integer array, got shape {arr.shape}, dtype {arr.dtype}")
+        size = hole_arr.shape[1] + board_arr.shape[1]
+        if size not in _t.HAND_SIZES:
+            raise ValueError(f"holes, boards: cards per hole set plus per board must be 5, 6 or 7, got {size}")
+        hole_arr, board_arr = hole_arr.astype(np.intp, copy=False), board_arr.astype(np.intp, copy=False)
+        if check:
+            for arr in (hole_arr, board_arr):
+                if len(arr) and arr.shape[1]:
+                    _check_chunk(arr, 0, rk)
+        table, flush_value = _t.rank_table(size, rk), _t.flush_table(rk)
+        n_boards = len(board_arr)
+        hole_key, hole_bits = _column_sum(_t.CARD_KEYS, hole_arr), _column_sum(_SUITED_BIT, hole_arr)
+        board_key, board_bits = _column_sum(_t.CARD_KEYS, board_arr), _column_sum(_SUITED_BIT, board_arr)
+        class_key, of_class = _rank_classes(hole_arr, hole_key & _RANK_MASK)
+        per_class = table[(class_key[:, None] + board_key[None, :]) & _RANK_MASK]
+        # Flushes: five or more cards of one suit between hole and board. A board with ``c`` cards of a suit
+        # makes one with exactly the holes holding ``5 - c`` or more of it: listed per (board, suit) from the
+        # holes sorted by their count of the suit, no pair looked at that holds none.
+        shifts = _SUIT_SHIFT + 3 * np.arange(4)
+        hole_counts, board_counts = (hole_key[:, None] >> shifts) & 7, (board_key[:, None] >> shifts) & 7
+        size = hole_arr.shape[1]
+        # (4, H) holes, most of the suit first (a stable sort of small ints: a radix sort)
+        by_count = np.argsort((size - hole_counts).astype(np.int8), axis=0, kind="stable").T
+        tally = np.bincount((np.arange(4) * (size + 1) + hole_counts).ravel(), minlength=4 * (size + 1))
+        at_least = np.cumsum(tally.reshape(4, size + 1)[:, ::-1], axis=1)[:, ::-1]  # (4, size + 1) holes with >= n
+        need = np.maximum(5 - board_counts, 0)
+        b, suit = np.nonzero(need <= size)
+        k = at_least[suit, need[b, suit]] if len(b) else np.zeros(0, dtype=np.intp)
+        b, suit = np.repeat(b, k), np.repeat(suit, k)
+        h = by_count[suit, np.arange(len(b)) - np.repeat(np.cumsum(k) - k, k)]
+        apart = (hole_bits[h] & board_bits[b]) == 0  # a pair sharing a card is no hand (-1)
+        h, b, suit = h[apart], b[apart], suit[apart]
+        flush_pairs = h * n_boards + b
+        flush_values = flush_value[((hole_bits[h] | board_bits[b]) >> (13 * suit)) & 8191].astype(np.int32)
+        on_board = np.zeros((52, n_boards), dtype=np.int32)
+        on_board[board_arr, np.arange(n_boards)[:, None]] = -1
+        step = max(1, (1 << 17) // max(1, n_boards))
+        return _Cross(len(hole_arr), n_boards, step, hole_arr, per_class, of_class, flush_pairs, flush_values, on_board)
+
+    def mark_shared(self, block: np.ndarray, start: int) -> None:
+        """Set -1 (in place) where hole sets ``start : start + len(block)`` share a card with a board."""
+        for col in range(self.hole_cards.shape[1]):
+            block |= self.on_board[self.hole_cards[start : start + len(block), col]]
+
+
+def _column_sum(per_card: np.ndarray, cards: np.ndarray) -> np.ndarray:
+    """(N,) sum of ``per_card`` over each row of ``cards`` (N, k): k gathers, cheaper than one (N, k) reduce."""
+    total = np.zeros(len(cards), dtype=per_card.dtype)
+    for col in range(cards.shape[1]):
+        total += per_card[cards[:, col]]
+    return total
+
+
+def _rank_classes(cards: np.ndarray, rank_key: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(rank-key sum of each class, class of each row) for hole sets ``cards`` (N, k), grouped by their ranks in
+    order (a class may repeat a rank multiset: that only costs a lookup). Few cards: by a base-13 code; more:
+    ``np.unique`` of the rank-key sums."""
+    k = cards.shape[1]
+    if 13**k > 4096:
+        return np.unique(rank_key, return_inverse=True)
+    code = np.zeros(len(cards), dtype=np.intp)
+    for col in range(k):
+        code = code * 13 + (cards[:, col] >> 2)
+    slot = np.full(13**k, -1, dtype=np.intp)
+    slot[code] = 0
+    used = np.flatnonzero(slot == 0)
+    slot[used] = np.arange(len(used))
+    of_class = slot[code]
+    class_key = np.empty(len(used), dtype=rank_key.dtype)
+    class_key[of_class] = rank_key
+    return class_key, of_class
 
 
 def _evaluate_chunk(hands: np.ndarray, table: np.ndarray, flush_value: np.ndarray) -> np.ndarray:
