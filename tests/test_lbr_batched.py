@@ -19,6 +19,7 @@ from agent_zoo.lbr.vector import VectorLBR
 from agent_zoo.registry import make_agent
 from poker_envs import nolimit_holdem_v0
 from poker_envs.core.cards import cards_from_str as cards
+from poker_envs.core.evaluator import evaluate
 from poker_envs.games.base import play_chance
 from poker_envs.vector import holdem_lookahead as look
 from poker_envs.vector.holdem import VectorHoldem
@@ -69,6 +70,40 @@ def test_showdown_share_with_one_range_is_win_probability() -> None:
         a = family.win_probability(hole, board, weights, np.random.default_rng(9))
         b = family.showdown_share(hole, board, [weights], np.random.default_rng(9))  # the same rollout boards
         assert b == pytest.approx(a, rel=1e-12)
+
+
+def _equity_by_hand(family: TwoCardFamily, hole: list[int], boards: np.ndarray, weights: np.ndarray) -> float:
+    """``win_probability``'s definition worked with the scalar evaluator: per holding, wins + ties / 2 over the
+    boards it meets no card of, weighted by its weight over its count of such boards."""
+    num = den = 0.0
+    for h in np.flatnonzero(weights > 0):
+        holding = family.holdings[h].tolist()
+        scores = [float(evaluate(hole + b) > evaluate(holding + b)) + 0.5 * (evaluate(hole + b) == evaluate(holding + b))
+                  for b in boards.tolist() if not set(b) & set(holding)]
+        if scores:
+            num += weights[h] * sum(scores) / len(scores)
+            den += weights[h]
+    return num / den
+
+
+def test_win_probabilities_batched_equal_one_at_a_time_and_the_definition() -> None:
+    family = TwoCardFamily(rollouts=12)
+    rng = np.random.default_rng(17)
+    holes, boards, weights = [], [], []
+    for k in range(13):  # pre-flop, flop, turn (enumerated) and river spots, mixed in one call
+        deck = rng.permutation(52).tolist()
+        holes.append(deck[:2])
+        boards.append(deck[2 : 2 + (0, 3, 4, 5)[k % 4]])
+        keep = rng.random(len(family.holdings)) < (0.05 if k % 3 else 1.0)  # sparse and full ranges
+        weights.append(family.possible(holes[-1] + boards[-1]) * keep * rng.random(len(family.holdings)))
+    gens = [np.random.default_rng([5, k]) for k in range(13)]
+    batched = family.win_probabilities(np.array(holes), boards, np.array(weights), gens)
+    for k in range(13):
+        single = family.win_probability(holes[k], boards[k], weights[k], np.random.default_rng([5, k]))
+        assert batched[k] == single  # the same numbers, bit for bit
+        drawn = family.boards(holes[k], boards[k], np.random.default_rng([5, k]))
+        assert batched[k] == pytest.approx(_equity_by_hand(family, holes[k], drawn, weights[k]), rel=1e-12)
+    assert all(g.random() == np.random.default_rng([5, k]).random() for k, g in enumerate(gens) if k % 4 >= 2)
 
 
 def test_showdown_share_hand_worked() -> None:

@@ -12,18 +12,28 @@ AAAI-17 Workshop on Computer Poker and Imperfect Information Games).
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from functools import lru_cache
 from itertools import combinations
 from typing import Any
 
 import numpy as np
 
-from poker_envs.core.evaluator import evaluate_batch, evaluate_cross
+from poker_envs.core.evaluator import cross_signs, evaluate_batch, evaluate_cross
 from poker_envs.games.base import GameState
 from poker_envs.games.leduc import NUM_CARDS as LEDUC_CARDS
 from poker_envs.games.leduc import hand_strength
 
 DECK = 52
 BOARD = 5
+_PAIRS = {k: np.triu_indices(k, 1) for k in range(1, BOARD + 1)}  # the card pairs of a board of k cards
+_SPOTS_PER_PASS = 16  # spots evaluated together (memory: 1,326 x boards x spots int32 values)
+
+
+@lru_cache(maxsize=None)
+def _combinations(n: int, k: int) -> np.ndarray:
+    """(C(n, k), k) the k-subsets of range(n), in itertools.combinations order."""
+    return np.array(list(combinations(range(n), k)), dtype=np.int64).reshape(-1, k)
 
 
 class CardFamily(ABC):
@@ -81,36 +91,87 @@ class TwoCardFamily(CardFamily):
 
     def boards(self, hole: list[int], board: list[int], rng: np.random.Generator) -> np.ndarray:
         """Board completions (B, 5): all of them when few remain, else ``rollouts`` random ones."""
-        need = BOARD - len(board)
+        return self.completions(np.array([hole], dtype=np.int64), [board], [rng])[0]
+
+    def completions(self, holes: np.ndarray, boards: Sequence[Sequence[int]], rngs: Sequence[np.random.Generator]) -> np.ndarray:
+        """(N, B, 5) ``boards`` for N spots whose boards have the same length, holes (N, 2): each spot's draws
+        come from its own generator, as N calls of ``boards`` would make them."""
+        seen_board = np.array(boards, dtype=np.int64).reshape(len(holes), -1)
+        need = BOARD - seen_board.shape[1]
         if need == 0:
-            return np.array([board], dtype=np.int64)
-        left = np.setdiff1d(np.arange(DECK), np.array(hole + board))
-        count = 1
-        for k in range(need):  # C(len(left), need) without building it
-            count = count * (len(left) - k) // (k + 1)
-        if count <= self.max_enumerate:
-            extra = np.array(list(combinations(left.tolist(), need)), dtype=np.int64)
-        else:
-            keys = rng.random((self.rollouts, len(left)))
-            extra = left[np.argsort(keys, axis=1)[:, :need]]
-        return np.hstack([np.tile(np.array(board, dtype=np.int64), (len(extra), 1)), extra])
+            return seen_board[:, None, :]
+        unseen = np.ones((len(holes), DECK), dtype=bool)
+        rows = np.arange(len(holes))[:, None]
+        unseen[rows, holes] = False
+        unseen[rows, seen_board] = False
+        left_count = DECK - 2 - seen_board.shape[1]
+        left = np.nonzero(unseen)[1].reshape(len(holes), left_count)  # each spot's unseen cards, ascending
+        combos = _combinations(left_count, need)
+        if len(combos) <= self.max_enumerate:
+            extra = left[:, combos]  # (N, C, need), in the order of itertools.combinations
+        else:  # the ``need`` cards with the smallest keys (in no particular order: a board is a set)
+            keys = np.stack([g.random((self.rollouts, left_count)) for g in rngs])
+            picked = np.argpartition(keys, need - 1, axis=2)[:, :, :need]
+            extra = left[np.arange(len(holes))[:, None, None], picked]
+        out = np.empty((len(holes), extra.shape[1], BOARD), dtype=np.int64)
+        out[:, :, : seen_board.shape[1]] = seen_board[:, None, :]
+        out[:, :, seen_board.shape[1] :] = extra
+        return out
 
     def win_probability(self, hole: list[int], board: list[int], weights: np.ndarray, rng: np.random.Generator) -> float:
-        live = np.flatnonzero(weights > 0)
-        if live.size == 0:
+        return float(self.win_probabilities(np.array([hole], dtype=np.int64), [board], weights[None], [rng])[0])
+
+    def win_probabilities(self, holes: np.ndarray, boards: Sequence[Sequence[int]], weights: np.ndarray,
+                          rngs: Sequence[np.random.Generator]) -> np.ndarray:
+        """(N,) ``win_probability`` of N spots at once (holes (N, 2), weights (N, H), a generator each): the
+        same numbers, the boards of every spot on one street evaluated against every holding in one pass."""
+        if len(holes) and not (weights > 0).any(axis=1).all():
             raise ValueError("win_probability: the range has no weight")
-        boards = self.boards(hole, board, rng)
-        mine = evaluate_batch(np.hstack([np.tile(np.array(hole, dtype=np.int64), (len(boards), 1)), boards]), check=False)
-        theirs = evaluate_cross(self.holdings[live], boards, check=False)  # -1 where a holding meets the board
-        # Per holding: boards it meets none of, and wins + ties / 2 on them, counted (exact in float64).
-        invalid = np.count_nonzero(theirs < 0, axis=1)
-        valid = (len(boards) - invalid).astype(np.float64)
-        score = (np.count_nonzero(theirs < mine[None, :], axis=1) - invalid) + 0.5 * np.count_nonzero(theirs == mine[None, :], axis=1)
-        w = weights[live] / valid.clip(min=1)
-        total = float((w * valid).sum())
-        if total <= 0:
-            raise ValueError("win_probability: every board collides with the range")
-        return float((w * score).sum() / total)
+        out = np.empty(len(holes))
+        lengths = np.array([len(b) for b in boards], dtype=np.int64)
+        for length in np.unique(lengths).tolist():
+            spots = np.flatnonzero(lengths == length)
+            for start in range(0, len(spots), _SPOTS_PER_PASS):
+                part = spots[start : start + _SPOTS_PER_PASS]
+                completed = self.completions(holes[part], [boards[i] for i in part], [rngs[i] for i in part])
+                out[part] = self._equities(holes[part], completed, weights[part])
+        return out
+
+    def _equities(self, holes: np.ndarray, boards: np.ndarray, weights: np.ndarray) -> np.ndarray:
+        """(N,) each hole's equity against its range on its boards (N, B, 5), holdings meeting a board left out."""
+        n, b = boards.shape[:2]
+        rows = np.flatnonzero((weights > 0).any(axis=0))  # the holdings some range holds
+        flat = boards.reshape(n * b, BOARD)
+        mine = evaluate_batch(np.concatenate([np.repeat(holes, b, axis=0), flat], axis=1), check=False)  # (N * B,)
+        # Per holding: wins + ties / 2 over the boards (exact in float64). The signs of theirs - mine sum to
+        # losses - wins, a holding that meets the board counting as a win (its -1 is lowest): taken off below.
+        signs = cross_signs(self.holdings[rows], flat, mine, group=b, check=False)  # (R, N)
+        met = self.boards_met(boards, rows)  # (N, R)
+        out = np.empty(n)
+        for i in range(n):
+            live = np.flatnonzero(weights[i, rows] > 0)
+            invalid = met[i, live]
+            valid = (b - invalid).astype(np.float64)
+            score = (b - signs[live, i]) * 0.5 - invalid
+            w = weights[i, rows[live]] / valid.clip(min=1)
+            total = float((w * valid).sum())
+            if total <= 0:
+                raise ValueError("win_probability: every board collides with the range")
+            out[i] = (w * score).sum() / total
+        return out
+
+    def boards_met(self, boards: np.ndarray, rows: np.ndarray) -> np.ndarray:
+        """(N, len(rows)) how many of each spot's ``boards`` (N, B, k) share a card with each holding
+        ``holdings[rows]``: boards holding its first card, plus its second, less both (counts of cards and of
+        card pairs over the spot's boards)."""
+        n = len(boards)
+        spot = np.arange(n)[:, None, None]
+        single = np.bincount((spot * DECK + boards).ravel(), minlength=n * DECK).reshape(n, DECK)
+        i, j = _PAIRS[boards.shape[2]]
+        low, high = np.minimum(boards[:, :, i], boards[:, :, j]), np.maximum(boards[:, :, i], boards[:, :, j])
+        pair = np.bincount((spot * DECK * DECK + low * DECK + high).ravel(), minlength=n * DECK * DECK).reshape(n, -1)
+        a, c = self.holdings[rows, 0], self.holdings[rows, 1]  # a < c
+        return single[:, a] + single[:, c] - pair[:, a * DECK + c]
 
     def showdown_share(self, hole: list[int], board: list[int], ranges: list[np.ndarray], rng: np.random.Generator) -> float:
         """``hole``'s expected share of the pot at a showdown against several opponents, one range (H,) each.

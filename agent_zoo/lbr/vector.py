@@ -6,7 +6,8 @@ winnings are equal. What changes is how LBR's questions are answered: a block of
 the batched engine's tables (``poker_envs.vector.holdem_lookahead``); at each step the agent is asked once for
 every (hand, holding) row of every hand where it acts, and once more for every (hand, raise, holding) row of
 every hand where LBR acts (the fold probabilities), the observations encoded by the batched encoders. Equity
-(``TwoCardFamily.win_probability``) stays per hand (its rollouts come from the hand's generator).
+is asked for every hand where LBR acts at once (``TwoCardFamily.win_probabilities``: each hand's rollouts from
+its own generator, the boards of all of them evaluated in one pass).
 """
 
 from __future__ import annotations
@@ -83,7 +84,7 @@ class VectorLBR:
             # the mask and the public state do not depend on the holding: made once per question, repeated
             asked = np.flatnonzero(sizes)
             shared, _ = look.observe(self.engine, tables.take(np.array([queries[q].table for q in asked])))
-            observations = {key: np.repeat(value, sizes[asked], axis=0) for key, value in shared.items()}
+            observations = {key: np.repeat(value, sizes[asked], axis=0) for key, value in shared.items() if key != "observation"}
             observations["observation"] = look.encode_holdings(
                 self.engine, tables, np.array([queries[q].table for q in asked]), sizes[asked],
                 self.family.holdings[np.concatenate(missing)])
@@ -143,11 +144,11 @@ class VectorLBR:
             lbr_at = np.flatnonzero((players == seats[live]) & deciding)
             if lbr_at.size:
                 can, low, high, _ = look.raise_range(eng, part)
-                plans = []
-                for k in lbr_at:
-                    i = int(live[k])
-                    wp = fam.win_probability(holes[i, seats[i]].tolist(), look.board(eng, part, int(k)), weights[i], rngs[i])
-                    plans.append((k, wp, self._candidates(part, int(k), obs["action_mask"][k], can, low, high, fractions)))
+                hands_at = live[lbr_at]
+                wps = fam.win_probabilities(holes[hands_at, seats[hands_at]], [look.board(eng, part, int(k)) for k in lbr_at],
+                                            weights[hands_at], [rngs[i] for i in hands_at])
+                plans = [(k, float(wp), self._candidates(part, int(k), obs["action_mask"][k], can, low, high, fractions))
+                         for k, wp in zip(lbr_at, wps)]
                 actions[lbr_at] = self._decide(part, targets, plans, live, weights, lines)
             for k, act in enumerate(actions):
                 lines[live[k]].append(int(act))
