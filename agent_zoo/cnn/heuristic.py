@@ -177,9 +177,9 @@ class HeuristicAgent(Agent):
             rows = np.flatnonzero(pub.can_raise)
             low, high = pub.min_raise_to[rows].astype(np.int64), pub.max_raise_to[rows].astype(np.int64)
             if self.sizing == "pot":  # equal amounts add up (each row once per fraction: a plain indexed add)
+                max_bet, pot, to_call = pub.max_bet[rows], pub.pot[rows], pub.to_call[rows]
                 for f in RAISE_FRACTIONS:
-                    to = raise_tos(pub.max_bet[rows], pub.pot[rows], pub.to_call[rows], low, high, f)
-                    probs[rows, to + 1] += BET_SHARE / len(RAISE_FRACTIONS)
+                    probs[rows, raise_tos(max_bet, pot, to_call, low, high, f) + 1] += BET_SHARE / len(RAISE_FRACTIONS)
             elif self.sizing == "min":
                 probs[rows, low + 1] += BET_SHARE
             else:  # uniform over the raise-to amounts low..high (ids low + 1 .. high + 1)

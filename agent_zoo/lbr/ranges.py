@@ -15,6 +15,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from functools import lru_cache
 from itertools import combinations
+from math import comb
 from typing import Any
 
 import numpy as np
@@ -106,9 +107,8 @@ class TwoCardFamily(CardFamily):
         unseen[rows, seen_board] = False
         left_count = DECK - 2 - seen_board.shape[1]
         left = np.nonzero(unseen)[1].reshape(len(holes), left_count)  # each spot's unseen cards, ascending
-        combos = _combinations(left_count, need)
-        if len(combos) <= self.max_enumerate:
-            extra = left[:, combos]  # (N, C, need), in the order of itertools.combinations
+        if comb(left_count, need) <= self.max_enumerate:
+            extra = left[:, _combinations(left_count, need)]  # (N, C, need), in the order of itertools.combinations
         else:  # the ``need`` cards with the smallest keys (in no particular order: a board is a set)
             keys = np.stack([g.random((self.rollouts, left_count)) for g in rngs])
             picked = np.argpartition(keys, need - 1, axis=2)[:, :, :need]

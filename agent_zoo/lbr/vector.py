@@ -28,7 +28,7 @@ from poker_envs.vector import holdem_lookahead as look
 from poker_envs.vector.holdem import ENCODERS, VectorHoldem
 
 ENGINES = ("aec", "vector")  # LBR on the rules' states, one hand at a time, or on the batched engine
-MAX_ROWS = 1 << 17  # most (hand, holding) rows asked of the agent in one call (memory: rows x actions floats)
+MAX_ROWS = 32768  # most (hand, holding) rows asked of the agent in one call (memory: rows x actions floats)
 
 
 @dataclass(frozen=True)
