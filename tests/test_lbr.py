@@ -141,7 +141,11 @@ def test_heuristic_batch_probabilities_equal_rows_and_draws(bet_sizing: str, siz
             observations.append(observation)
             env.step(agent.act(observation, rng))
     batch = agent.action_probabilities_batch(stack(observations))
-    assert np.allclose(batch, np.stack([agent.action_probabilities(o) for o in observations]))
+    assert np.array_equal(batch, np.stack([agent.action_probabilities(o) for o in observations]))
+    # runs of equal rows (a range query) are answered once and copied: the same numbers as row by row
+    order = np.repeat(np.arange(len(observations)), rng.integers(1, 5, size=len(observations)))
+    repeated = stack([observations[k] for k in order])
+    assert np.array_equal(agent.action_probabilities_batch(repeated), batch[order])
     assert np.allclose(batch.sum(axis=1), 1.0) and not np.any(batch[stack(observations)["action_mask"] == 0] > 0)
     # the probabilities are what act draws from: 3,000 draws at the first decision agree within 0.03
     draws = np.bincount([agent.act(observations[0], rng) for _ in range(3000)], minlength=batch.shape[1]) / 3000

@@ -169,8 +169,24 @@ class HeuristicAgent(Agent):
 
     def action_probabilities_batch(self, observations: Observation) -> np.ndarray:
         """``action_probabilities`` of ``m`` stacked observations, vectorised over the rows: the raise share
-        spread over the sizes the sizing draws (equal amounts add up), fold where legal, the rest check/call."""
+        spread over the sizes the sizing draws (equal amounts add up), fold where legal, the rest check/call.
+
+        A row depends on its mask (and, with chips sizing, its public state) alone, so a row equal to the one
+        before it takes that row's answer: a range query (local best response, AIVAT) asks about one public
+        state for a thousand holdings, and is answered once."""
         mask = batch_masks(observations)
+        inputs = [mask, np.asarray(observations["public"])] if self.chips_sizing and "public" in observations else [mask]
+        changed = np.ones(len(mask), dtype=bool)  # rows unlike the row before
+        if len(mask) > 1:
+            changed[1:] = np.logical_or.reduce([(a[1:] != a[:-1]).reshape(len(a) - 1, -1).any(axis=1) for a in inputs])
+        if changed.all():
+            return self._probabilities(observations, mask)
+        first = np.flatnonzero(changed)
+        unique = self._probabilities({k: np.asarray(v)[first] for k, v in observations.items() if k != "observation"}, mask[first])
+        return np.repeat(unique, np.diff(np.append(first, len(mask))), axis=0)
+
+    def _probabilities(self, observations: Observation, mask: np.ndarray) -> np.ndarray:
+        """``action_probabilities_batch`` computed row by row (``mask``: the rows' legal masks)."""
         probs = np.zeros(mask.shape)
         if self.chips_sizing:
             pub = PublicColumns.of(observations, "the heuristic")

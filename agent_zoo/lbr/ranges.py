@@ -28,7 +28,7 @@ from poker_envs.games.leduc import hand_strength
 DECK = 52
 BOARD = 5
 _PAIRS = {k: np.triu_indices(k, 1) for k in range(1, BOARD + 1)}  # the card pairs of a board of k cards
-_SPOTS_PER_PASS = 16  # spots evaluated together (memory: 1,326 x boards x spots int32 values)
+_SPOTS_PER_PASS = 64  # spots whose boards are evaluated in one pass (64 x 64 boards at most)
 
 
 @lru_cache(maxsize=None)
@@ -78,6 +78,11 @@ class TwoCardFamily(CardFamily):
         self.holdings = np.array(list(combinations(range(DECK), 2)), dtype=np.int64)
         self.rollouts = rollouts
         self.max_enumerate = max_enumerate
+        self._holds = np.zeros((DECK, len(self.holdings)), dtype=bool)  # card -> the holdings holding it
+        self._holds[self.holdings, np.arange(len(self.holdings))[:, None]] = True
+
+    def possible(self, seen: list[int]) -> np.ndarray:
+        return ~self._holds[np.asarray(seen, dtype=np.intp)].any(axis=0)
 
     def hole(self, state: Any, seat: int) -> list[int]:
         return list(state.hole[seat])
