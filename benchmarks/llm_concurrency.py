@@ -1,6 +1,6 @@
 """Language-model players: decisions per second with many tables deciding at once vs one decision at a time.
 
-    python benchmarks/llm_concurrency.py [--delay 0.05] [--tables 64] [--hands 384] [--serial-hands 12]
+    python benchmarks/llm_concurrency.py [--delay 0.05] [--tables 256] [--hands 1536] [--serial-hands 12]
                                          [--workers 1] [--transport openai http]
 
 The scripted OpenAI-compatible stub (``tests/llm_stub.py``) runs in its own process and answers every request
@@ -46,8 +46,8 @@ def cell(url: str, tables: int, concurrency: int, hands: int, workers: int = 1,
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--delay", type=float, default=0.05, help="seconds the stub waits before each reply")
-    p.add_argument("--tables", type=int, default=64, help="tables in lockstep (and requests in flight) of the concurrent cell")
-    p.add_argument("--hands", type=int, default=384, help="hands of the concurrent cell (a multiple of 6)")
+    p.add_argument("--tables", type=int, default=256, help="tables in lockstep (and requests in flight) of the concurrent cell")
+    p.add_argument("--hands", type=int, default=1536, help="hands of the concurrent cell (a multiple of 6)")
     p.add_argument("--serial-hands", type=int, default=12, help="hands of the one-at-a-time cell (a multiple of 6)")
     p.add_argument("--workers", type=int, default=1,
                    help="worker processes of the concurrent cell (each with --tables tables; the client's work is "
