@@ -44,7 +44,7 @@ class Query:
 class VectorLBR:
     """LBR against one agent on the batched engine (heads-up hold'em, 52 cards); ``block``: hands in lockstep."""
 
-    def __init__(self, env: Any, agent: Agent, config: LBRConfig | None = None, block: int = 128) -> None:
+    def __init__(self, env: Any, agent: Agent, config: LBRConfig | None = None, block: int = 512) -> None:
         if isinstance(block, bool) or not isinstance(block, int) or block < 1:
             raise ValueError(f"block must be a positive integer (hands in lockstep), got {block!r}")
         self.aec = LocalBestResponse(env, agent, config)  # the checks, the card family, the scale, the memo
@@ -188,7 +188,8 @@ class VectorLBR:
             look.play(self.engine, child, np.array([a for _, a in raises]), targets[rows])
             child_obs, _ = look.observe(self.engine, child)
             answer = [j for j, (k, _) in enumerate(raises) if int(child.player[j]) == 1 - int(part.player[k])]
-            queries = [Query(j, int(child.player[j]), np.flatnonzero(weights[live[raises[j][0]]] > 0),
+            in_range = {k: np.flatnonzero(weights[live[k]] > 0) for k, _, _ in plans}  # the agent's holdings
+            queries = [Query(j, int(child.player[j]), in_range[raises[j][0]],
                              self._key(child, j, lines[live[raises[j][0]]] + [raises[j][1]])) for j in answer]
             answers = dict(zip(answer, self.ask(child, queries)))
             for j, (k, a) in enumerate(raises):
@@ -199,10 +200,8 @@ class VectorLBR:
                     continue
                 other = 1 - seat
                 c = float(min(int(child.max_bet[j] - child.bets[j, other]), int(child.stacks[j, other])))
-                w = weights[live[k]]
-                q_rows = np.flatnonzero(w > 0)
                 probs, at = answers[j]
-                fp = fold_probability(w[q_rows], probs[at, 0]) if child_obs["action_mask"][j, 0] else 0.0
+                fp = fold_probability(weights[live[k], in_range[k]], probs[at, 0]) if child_obs["action_mask"][j, 0] else 0.0
                 fps[(k, a)] = (put_in, fp, c)
         out = []
         for k, wp, cands in plans:
