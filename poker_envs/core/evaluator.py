@@ -172,7 +172,7 @@ def evaluate_cross(
     """
     cross = _Cross.build(holes, boards, check, ranking)
     out = cross.per_class[cross.of_class]
-    out.ravel()[cross.flush_pairs] = cross.flush_values
+    out.ravel()[cross.flush_holes * cross.boards + cross.flush_boards] = cross.flush_values  # before -1 marks
     for start in range(0, cross.holes, cross.step):
         cross.mark_shared(out[start : start + cross.step], start)
     return out
@@ -204,8 +204,10 @@ def cross_signs(
         np.sign(block, out=block)
         out[start : start + len(block)] = block.reshape(len(block), -1, group).sum(axis=2, dtype=np.int32)
     # The flushes: each pair's sign against its flush value replaces the one against its non-flush value.
-    h, b = np.divmod(cross.flush_pairs, max(1, cross.boards))
-    change = np.sign(cross.flush_values - ref[b]) - np.sign(cross.per_class[cross.of_class[h], b] - ref[b])
+    h, b = cross.flush_holes, cross.flush_boards
+    against, without = ref[b], cross.per_class.ravel()[cross.of_class[h] * cross.boards + b]
+    change = np.sign(cross.flush_values - against) - np.sign(without - against)
+    change *= (cross.hole_bits[h] & cross.board_bits[b]) == 0  # a pair sharing a card stays -1
     groups = cross.boards // group
     out += np.bincount(h * groups + b // group, weights=change, minlength=out.size).astype(np.int64).reshape(out.shape)
     return out
@@ -220,8 +222,11 @@ class _Cross(NamedTuple):
     hole_cards: np.ndarray  # (H, h) intp
     per_class: np.ndarray  # (U, B) int32 non-flush value of each rank class with each board
     of_class: np.ndarray  # (H,) rank class of each hole set
-    flush_pairs: np.ndarray  # flat indices h * B + b of the (hole, board) pairs, sharing no card, holding a flush
-    flush_values: np.ndarray  # (pairs,) their values
+    flush_holes: np.ndarray  # (F,) hole and board of each pair that holds a flush (or shares a card and
+    flush_boards: np.ndarray  # (F,) counts a suit twice: such pairs are -1 all the same)
+    flush_values: np.ndarray  # (F,) their flush values
+    hole_bits: np.ndarray  # (H,) int64 one bit per card (13 * suit + rank)
+    board_bits: np.ndarray  # (B,)
     on_board: np.ndarray  # (52, B) int32: -1 where a card lies on a board, else 0
 
     @staticmethod
@@ -259,15 +264,13 @@ class _Cross(NamedTuple):
         b, suit = np.nonzero(need <= size)
         k = at_least[suit, need[b, suit]] if len(b) else np.zeros(0, dtype=np.intp)
         b, suit = np.repeat(b, k), np.repeat(suit, k)
-        h = by_count[suit, np.arange(len(b)) - np.repeat(np.cumsum(k) - k, k)]
-        apart = (hole_bits[h] & board_bits[b]) == 0  # a pair sharing a card is no hand (-1)
-        h, b, suit = h[apart], b[apart], suit[apart]
-        flush_pairs = h * n_boards + b
+        h = by_count.ravel()[suit * len(hole_arr) + np.arange(len(b)) - np.repeat(np.cumsum(k) - k, k)]
         flush_values = flush_value[((hole_bits[h] | board_bits[b]) >> (13 * suit)) & 8191].astype(np.int32)
         on_board = np.zeros((52, n_boards), dtype=np.int32)
         on_board[board_arr, np.arange(n_boards)[:, None]] = -1
         step = max(1, (1 << 17) // max(1, n_boards))
-        return _Cross(len(hole_arr), n_boards, step, hole_arr, per_class, of_class, flush_pairs, flush_values, on_board)
+        return _Cross(len(hole_arr), n_boards, step, hole_arr, per_class, of_class, h, b, flush_values, hole_bits,
+                      board_bits, on_board)
 
     def mark_shared(self, block: np.ndarray, start: int) -> None:
         """Set -1 (in place) where hole sets ``start : start + len(block)`` share a card with a board."""
