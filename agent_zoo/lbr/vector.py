@@ -189,6 +189,7 @@ class VectorLBR:
             child_obs, _ = look.observe(self.engine, child)
             answer = [j for j, (k, _) in enumerate(raises) if int(child.player[j]) == 1 - int(part.player[k])]
             in_range = {k: np.flatnonzero(weights[live[k]] > 0) for k, _, _ in plans}  # the agent's holdings
+            range_weights = {k: weights[live[k], rows] for k, rows in in_range.items()}
             queries = [Query(j, int(child.player[j]), in_range[raises[j][0]],
                              self._key(child, j, lines[live[raises[j][0]]] + [raises[j][1]])) for j in answer]
             answers = dict(zip(answer, self.ask(child, queries)))
@@ -201,7 +202,7 @@ class VectorLBR:
                 other = 1 - seat
                 c = float(min(int(child.max_bet[j] - child.bets[j, other]), int(child.stacks[j, other])))
                 probs, at = answers[j]
-                fp = fold_probability(weights[live[k], in_range[k]], probs[at, 0]) if child_obs["action_mask"][j, 0] else 0.0
+                fp = fold_probability(range_weights[k], probs[at, 0]) if child_obs["action_mask"][j, 0] else 0.0
                 fps[(k, a)] = (put_in, fp, c)
         out = []
         for k, wp, cands in plans:

@@ -62,7 +62,8 @@ def encode_holdings(engine: VectorHoldem, t: Tables, tables: np.ndarray, counts:
     real = hole_cards(engine, base_t)[np.arange(len(seats)), seats]  # (Q, hole)
     base[np.arange(len(seats))[:, None], at + real] = 0.0
     obs = np.repeat(base, counts, axis=0)
-    obs[np.arange(len(obs))[:, None], at + np.asarray(holdings, dtype=np.int64)] = 1.0
+    width = obs.shape[1]
+    obs.reshape(-1)[(np.arange(len(obs)) * width + at)[:, None] + np.asarray(holdings, dtype=np.int64)] = 1.0
     return obs
 
 
