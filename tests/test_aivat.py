@@ -106,6 +106,33 @@ def test_unbiased_statistically_on_headsup_nolimit():
     assert (plain - terms).std() < 0.8 * plain.std()
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize("players", [2, 3, 6])
+def test_unbiased_statistically_over_seeds_and_table_sizes(players: int) -> None:
+    """No-limit at 2, 3 and 6 seats, three seeds each, the default value function's exact enumeration from the
+    turn on: each seat's mean correction within 4 standard errors of 0 per seed and pooled over the seeds."""
+    from agent_zoo.tournament import build_env
+
+    game = build_env("nolimit", players=players).unwrapped.game
+    value = EquityValue(game, exact_boards=50, sampled_boards=200)  # turn and river enumerated, else sampled
+    hands = {2: 500, 3: 300, 6: 150}[players]
+    pooled = []
+    for seed in (31, 32, 33):
+        rng = np.random.default_rng([seed, players])
+        terms = []
+        for _ in range(hands):
+            value.reseed(np.random.default_rng(rng.integers(1 << 62)))
+            terms.append(play_rules_hand(game, value, rng, known=(True,) * players)[1])
+        terms = np.array(terms)  # (hands, players)
+        se = terms.std(axis=0, ddof=1) / np.sqrt(hands)
+        assert (np.abs(terms.mean(axis=0)) < 4 * se).all(), (seed, terms.mean(axis=0), se)
+        assert (se > 0).all()  # the terms are not all zero: the check has something to test
+        pooled.append(terms)
+    everything = np.concatenate(pooled)
+    se = everything.std(axis=0, ddof=1) / np.sqrt(len(everything))
+    assert (np.abs(everything.mean(axis=0)) < 4 * se).all(), (everything.mean(axis=0), se)
+
+
 def test_terms_off_give_the_plain_result_and_unknown_policies_get_chance_terms_only():
     from agent_zoo.tournament import build_env
 
