@@ -196,17 +196,20 @@ def cross_signs(
     if isinstance(group, bool) or not isinstance(group, int) or group < 1 or cross.boards % group:
         raise ValueError(f"group: expected a positive divisor of the {cross.boards} boards, got {group!r}")
     ref = ref.astype(np.int32)
+    # Each rank class's sign on each board (no flush), one byte each; a hole takes its class's row, then -1
+    # (every bit set) OR-ed in where it shares a card with the board: a few bytes moved per (hole, board).
+    class_sign = np.sign(cross.per_class - ref).astype(np.int8)  # (U, B)
+    on_board = cross.on_board.astype(np.int8)  # -1 where a card lies on a board
     out = np.empty((cross.holes, cross.boards // group), dtype=np.int64)
-    for start in range(0, cross.holes, cross.step):
-        block = cross.per_class[cross.of_class[start : start + cross.step]]  # non-flush values first
-        cross.mark_shared(block, start)
-        np.subtract(block, ref, out=block)
-        np.sign(block, out=block)
+    step = 8 * cross.step  # a block of int8 rows as large as the int32 blocks of evaluate_cross
+    for start in range(0, cross.holes, step):
+        block = class_sign[cross.of_class[start : start + step]]
+        for col in range(cross.hole_cards.shape[1]):
+            block |= on_board[cross.hole_cards[start : start + step, col]]
         out[start : start + len(block)] = block.reshape(len(block), -1, group).sum(axis=2, dtype=np.int32)
     # The flushes: each pair's sign against its flush value replaces the one against its non-flush value.
     h, b = cross.flush_holes, cross.flush_boards
-    against, without = ref[b], cross.per_class.ravel()[cross.of_class[h] * cross.boards + b]
-    change = np.sign(cross.flush_values - against) - np.sign(without - against)
+    change = np.sign(cross.flush_values - ref[b]) - class_sign.ravel()[cross.of_class[h] * cross.boards + b]
     change *= (cross.hole_bits[h] & cross.board_bits[b]) == 0  # a pair sharing a card stays -1
     groups = cross.boards // group
     out += np.bincount(h * groups + b // group, weights=change, minlength=out.size).astype(np.int64).reshape(out.shape)
