@@ -105,8 +105,6 @@ def __getattr__(name: str) -> Callable[[Sequence[int]], int]:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-# The largest of the four 3-bit suit counters of a key's suit field (key >> SUIT_SHIFT, 12 bits).
-_MOST_OF_A_SUIT = np.max([(np.arange(1 << 12) >> (3 * s)) & 7 for s in range(4)], axis=0)
 _CHUNK = 1 << 14  # hands per pass: keeps the intermediates of a pass in cache
 # One bit per card at 13 * suit + rank: the OR over a hand holds the rank mask of each suit.
 _SUITED_BIT = np.array([1 << (13 * (c & 3) + (c >> 2)) for c in range(52)], dtype=np.int64)
@@ -199,13 +197,11 @@ def cross_signs(
     # Each rank class's sign on each board (no flush), one byte each; a hole takes its class's row, then -1
     # (every bit set) OR-ed in where it shares a card with the board: a few bytes moved per (hole, board).
     class_sign = np.sign(cross.per_class - ref).astype(np.int8)  # (U, B)
-    on_board = cross.on_board.astype(np.int8)  # -1 where a card lies on a board
     out = np.empty((cross.holes, cross.boards // group), dtype=np.int64)
-    step = 8 * cross.step  # a block of int8 rows as large as the int32 blocks of evaluate_cross
+    step = 8 * cross.step  # int8 rows: blocks of twice the bytes of evaluate_cross's int32 ones (measured faster)
     for start in range(0, cross.holes, step):
         block = class_sign[cross.of_class[start : start + step]]
-        for col in range(cross.hole_cards.shape[1]):
-            block |= on_board[cross.hole_cards[start : start + step, col]]
+        cross.mark_shared(block, start)
         out[start : start + len(block)] = block.reshape(len(block), -1, group).sum(axis=2, dtype=np.int32)
     # The flushes: each pair's sign against its flush value replaces the one against its non-flush value.
     h, b = cross.flush_holes, cross.flush_boards
@@ -230,7 +226,7 @@ class _Cross(NamedTuple):
     flush_values: np.ndarray  # (F,) their flush values
     hole_bits: np.ndarray  # (H,) int64 one bit per card (13 * suit + rank)
     board_bits: np.ndarray  # (B,)
-    on_board: np.ndarray  # (52, B) int32: -1 where a card lies on a board, else 0
+    on_board: np.ndarray  # (52, B) int8: -1 (every bit set) where a card lies on a board, else 0
 
     @staticmethod
     def build(holes: np.ndarray, boards: np.ndarray, check: bool, ranking: str | HandRanking) -> _Cross:
@@ -269,14 +265,15 @@ class _Cross(NamedTuple):
         b, suit = np.repeat(b, k), np.repeat(suit, k)
         h = by_count.ravel()[suit * len(hole_arr) + np.arange(len(b)) - np.repeat(np.cumsum(k) - k, k)]
         flush_values = flush_value[((hole_bits[h] | board_bits[b]) >> (13 * suit)) & 8191].astype(np.int32)
-        on_board = np.zeros((52, n_boards), dtype=np.int32)
+        on_board = np.zeros((52, n_boards), dtype=np.int8)
         on_board[board_arr, np.arange(n_boards)[:, None]] = -1
         step = max(1, (1 << 17) // max(1, n_boards))
         return _Cross(len(hole_arr), n_boards, step, hole_arr, per_class, of_class, h, b, flush_values, hole_bits,
                       board_bits, on_board)
 
     def mark_shared(self, block: np.ndarray, start: int) -> None:
-        """Set -1 (in place) where hole sets ``start : start + len(block)`` share a card with a board."""
+        """Set -1 (in place, an int8 or int32 block) where hole sets ``start : start + len(block)`` share a card
+        with a board: the OR with -1 sets every bit."""
         for col in range(self.hole_cards.shape[1]):
             block |= self.on_board[self.hole_cards[start : start + len(block), col]]
 
