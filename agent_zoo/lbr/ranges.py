@@ -152,18 +152,18 @@ class TwoCardFamily(CardFamily):
         # losses - wins, a holding that meets the board counting as a win (its -1 is lowest): taken off below.
         signs = cross_signs(self.holdings[rows], flat, mine, group=b, check=False)  # (R, N)
         met = self.boards_met(boards, rows)  # (N, R)
-        out = np.empty(n)
-        for i in range(n):
-            live = np.flatnonzero(weights[i, rows] > 0)
-            invalid = met[i, live]
-            valid = (b - invalid).astype(np.float64)
-            score = (b - signs[live, i]) * 0.5 - invalid
-            w = weights[i, rows[live]] / valid.clip(min=1)
-            total = float((w * valid).sum())
-            if total <= 0:
-                raise ValueError("win_probability: every board collides with the range")
-            out[i] = (w * score).sum() / total
-        return out
+        # Each spot's live holdings, spot by spot; its sums in holding order (``np.add.reduceat`` sums each
+        # spot's run alone, so a spot's equity does not depend on the other spots of the pass).
+        spot, live = np.nonzero(weights[:, rows] > 0)
+        invalid = met[spot, live]
+        valid = (b - invalid).astype(np.float64)
+        score = (b - signs[live, spot]) * 0.5 - invalid
+        w = weights[spot, rows[live]] / valid.clip(min=1)
+        starts = np.searchsorted(spot, np.arange(n))
+        total = np.add.reduceat(w * valid, starts)
+        if (total <= 0).any():
+            raise ValueError("win_probability: every board collides with the range")
+        return np.add.reduceat(w * score, starts) / total
 
     def boards_met(self, boards: np.ndarray, rows: np.ndarray) -> np.ndarray:
         """(N, len(rows)) how many of each spot's ``boards`` (N, B, k) share a card with each holding

@@ -65,38 +65,50 @@ class VectorLBR:
 
     # Range questions -------------------------------------------------------------------------------
     def ask(self, tables: look.Tables, queries: list[Query]) -> list[tuple[np.ndarray, np.ndarray]]:
-        """The agent's probabilities for every query, one batched call for all of them (pre-flop answers
-        memoised per betting line, as ``LocalBestResponse.range_probabilities``): ``(matrix, index)``, row ``r``
-        of the query's (len(rows), A) answer being ``matrix[index[r]]`` (no copy of memoised answers)."""
-        if len(queries) > 1 and sum(len(q.rows) for q in queries) > MAX_ROWS:  # bound the memory of one call
-            half = len(queries) // 2
-            return self.ask(tables, queries[:half]) + self.ask(tables, queries[half:])
+        """The agent's probabilities for every query, in batched calls of at most ``MAX_ROWS`` rows (pre-flop
+        answers memoised per betting line, as ``LocalBestResponse.range_probabilities``): ``(matrix, index)``,
+        row ``r`` of the query's (len(rows), A) answer being ``matrix[index[r]]`` (no copy of memoised answers)."""
+        if not queries:
+            return []
         memo, limit, a = self.aec._memo, self.config.preflop_memo, self.game.num_distinct_actions
-        missing: list[np.ndarray] = []
         for q in queries:
             if q.key is not None and q.key not in memo and len(memo) < limit:
                 memo[q.key] = (np.zeros((len(self.family.holdings), a)), np.zeros(len(self.family.holdings), dtype=bool))
-            entry = memo.get(q.key) if q.key is not None else None
-            missing.append(q.rows if entry is None else q.rows[~entry[1][q.rows]])
+        # the mask and the public state do not depend on the holding: made once per question, repeated
+        asked = tables.take(np.array([q.table for q in queries]))
+        shared, _ = look.observe(self.engine, asked)
+        ends = np.cumsum([len(q.rows) for q in queries])
+        out: list[tuple[np.ndarray, np.ndarray]] = []
+        while len(out) < len(queries):  # as many questions as fit in MAX_ROWS rows (one at least) per call
+            first = len(out)
+            last = max(first + 1, int(np.searchsorted(ends, (ends[first - 1] if first else 0) + MAX_ROWS, side="right")))
+            out += self._answer(asked, shared, np.arange(first, last), queries[first:last])
+        return out
+
+    def _answer(self, asked: look.Tables, shared: dict[str, np.ndarray], at: np.ndarray,
+                queries: list[Query]) -> list[tuple[np.ndarray, np.ndarray]]:
+        """``ask`` for ``queries`` (rows ``at`` of ``asked`` and of its observations ``shared``), one agent call
+        for the holdings the memo lacks."""
+        memo = self.aec._memo
+        entries = [memo.get(q.key) if q.key is not None else None for q in queries]
+        missing = [q.rows if e is None else q.rows[~e[1][q.rows]] for q, e in zip(queries, entries)]
         sizes = np.array([len(m) for m in missing])
-        answers = np.zeros((0, a))
+        answers = np.zeros((0, self.game.num_distinct_actions))
         if sizes.sum():
-            # the mask and the public state do not depend on the holding: made once per question, repeated
-            asked = np.flatnonzero(sizes)
-            shared, _ = look.observe(self.engine, tables.take(np.array([queries[q].table for q in asked])))
-            observations = {key: np.repeat(value, sizes[asked], axis=0) for key, value in shared.items() if key != "observation"}
-            observations["observation"] = look.encode_holdings(
-                self.engine, tables, np.array([queries[q].table for q in asked]), sizes[asked],
-                self.family.holdings[np.concatenate(missing)])
+            rows = at[sizes > 0]
+            observations = {key: np.repeat(value[rows], sizes[sizes > 0], axis=0)
+                            for key, value in shared.items() if key != "observation"}
+            observations["observation"] = look.encode_holdings(self.engine, asked, rows, sizes[sizes > 0],
+                                                               self.family.holdings[np.concatenate(missing)],
+                                                               shared["observation"][rows])
             probs = self.agent.action_probabilities_batch(observations)
             if probs is None:
                 raise ValueError(self.aec._refusal())
             answers = np.asarray(probs, dtype=np.float64)
-        out, at = [], 0
-        for q, m in zip(queries, missing):
-            part = answers[at : at + len(m)]
-            at += len(m)
-            entry = memo.get(q.key) if q.key is not None else None
+        out, start = [], 0
+        for q, m, entry in zip(queries, missing, entries):
+            part = answers[start : start + len(m)]
+            start += len(m)
             if entry is None:
                 out.append((part, np.arange(len(part))))
                 continue

@@ -47,10 +47,12 @@ def encode(engine: VectorHoldem, t: Tables) -> np.ndarray:
     return engine._encode(t, None, can, low, high, owe)
 
 
-def encode_holdings(engine: VectorHoldem, t: Tables, tables: np.ndarray, counts: np.ndarray, holdings: np.ndarray) -> np.ndarray:
+def encode_holdings(engine: VectorHoldem, t: Tables, tables: np.ndarray, counts: np.ndarray, holdings: np.ndarray,
+                    observations: np.ndarray | None = None) -> np.ndarray:
     """Observations of the seat to act at table ``tables[q]`` of ``t`` holding each of its ``counts[q]`` rows of
     ``holdings`` (sum(counts), hole), in order: what ``encode`` gives after ``set_hole``, made from one encoding
-    per table where the encoder allows (``HOLE_AT``)."""
+    per table where the encoder allows (``HOLE_AT``). ``observations``: ``encode(engine, t.take(tables))`` when
+    the caller has it already (read, not changed)."""
     base_t = t.take(np.asarray(tables, dtype=np.int64))
     seats = base_t.player.astype(np.int64)
     if engine.obs_encoder not in HOLE_AT:
@@ -58,7 +60,7 @@ def encode_holdings(engine: VectorHoldem, t: Tables, tables: np.ndarray, counts:
         set_hole(engine, copies, np.repeat(seats, counts), holdings)
         return encode(engine, copies)
     at = HOLE_AT[engine.obs_encoder]
-    base = encode(engine, base_t)
+    base = encode(engine, base_t) if observations is None else np.array(observations)
     real = hole_cards(engine, base_t)[np.arange(len(seats)), seats]  # (Q, hole)
     base[np.arange(len(seats))[:, None], at + real] = 0.0
     obs = np.repeat(base, counts, axis=0)
