@@ -148,8 +148,15 @@ def batch_masks(observations: Observation) -> np.ndarray:
 
 
 def sample_from(probs: np.ndarray, rng: np.random.Generator) -> int:
-    """Draw an action id from a probability vector with ``rng``."""
-    return int(rng.choice(probs.size, p=probs / probs.sum()))
+    """Draw an action id from a probability vector with ``rng``: the draw of ``rng.choice(probs.size,
+    p=probs / probs.sum())`` (one uniform; the first id whose cumulative share exceeds it), without that
+    call's overhead (a quarter of the time; local best response draws a few thousand times a second)."""
+    total = probs.sum()
+    if not (0 < total < np.inf and (probs >= 0).all()):
+        raise ValueError(f"probabilities must be non-negative with a positive, finite sum, got {probs.tolist()}")
+    cdf = np.cumsum(probs / total)
+    cdf /= cdf[-1]
+    return int(cdf.searchsorted(rng.random(), side="right"))
 
 
 def sample_rows(probs: np.ndarray, rng: Rngs) -> np.ndarray:

@@ -330,3 +330,22 @@ def test_cnn_agent_fed_from_hand_histories_acts_as_in_the_live_env() -> None:
         replayed: list[int] = []
         replay(hand, on_action=lambda step, seat, state, kind, to: replayed.append(agent.act(from_history(state, seat), rng)))
         assert replayed == expected
+
+
+def test_sample_from_draws_what_numpy_choice_draws() -> None:
+    """The draw equals ``Generator.choice``'s for the same generator (zeros, one action, 102 actions), and
+    leaves the generator in the same state; bad vectors are refused."""
+    from agent_zoo.agent import sample_from
+
+    shapes = np.random.default_rng(0)
+    for case in range(3000):
+        probs = shapes.random(int(shapes.integers(1, 103))) * (shapes.random() < 0.9)
+        probs[shapes.random(probs.size) < 0.4] = 0.0
+        if probs.sum() == 0:
+            probs[-1] = 0.3
+        ours, theirs = np.random.default_rng(case), np.random.default_rng(case)
+        assert sample_from(probs, ours) == int(theirs.choice(probs.size, p=probs / probs.sum()))
+        assert ours.random() == theirs.random()
+    for bad in ([0.5, -0.1, 0.6], [0.0, 0.0], [np.nan, 1.0], [np.inf, 1.0]):
+        with pytest.raises(ValueError, match="non-negative with a positive, finite sum"):
+            sample_from(np.array(bad), np.random.default_rng(0))

@@ -8,6 +8,7 @@ equilibrium chart cannot be beaten (LBR ~0 or below), a chart solved for another
 from __future__ import annotations
 
 import json
+import re
 
 import numpy as np
 import pytest
@@ -146,6 +147,10 @@ def test_heuristic_batch_probabilities_equal_rows_and_draws(bet_sizing: str, siz
     order = np.repeat(np.arange(len(observations)), rng.integers(1, 5, size=len(observations)))
     repeated = stack([observations[k] for k in order])
     assert np.array_equal(agent.action_probabilities_batch(repeated), batch[order])
+    broken = {k: np.array(v) for k, v in repeated.items()}
+    broken["action_mask"][order == 1] = 0  # a run with no legal action: its rows named, as row by row
+    with pytest.raises(ValueError, match=re.escape(f"rows {np.flatnonzero(order == 1).tolist()} have no legal action")):
+        agent.action_probabilities_batch(broken)
     assert np.allclose(batch.sum(axis=1), 1.0) and not np.any(batch[stack(observations)["action_mask"] == 0] > 0)
     # the probabilities are what act draws from: 3,000 draws at the first decision agree within 0.03
     draws = np.bincount([agent.act(observations[0], rng) for _ in range(3000)], minlength=batch.shape[1]) / 3000

@@ -142,6 +142,15 @@ class KindRandomAgent(Agent):
         return p
 
 
+def _differs_from_before(a: np.ndarray) -> np.ndarray:
+    """(m - 1,) bool: row ``i + 1`` of ``a`` (m, ...) differs from row ``i`` in some byte (compared a word of up
+    to 8 bytes at a time; equal bytes are equal values, so rows taken as equal are)."""
+    a = np.ascontiguousarray(a).reshape(len(a), -1)
+    width = a.shape[1] * a.itemsize
+    words = a.view(f"u{next(k for k in (8, 4, 2, 1) if width % k == 0)}")
+    return (words[1:] != words[:-1]).any(axis=1)
+
+
 class HeuristicAgent(Agent):
     """The heuristic as a zoo agent; ``chips_sizing``: the env's ``bet_sizing`` is ``"chips"`` (one id per
     raise-to amount), then raise sizes are read from the public state; ``sizing``: one of ``SIZINGS``."""
@@ -174,16 +183,20 @@ class HeuristicAgent(Agent):
         A row depends on its mask (and, with chips sizing, its public state) alone, so a row equal to the one
         before it takes that row's answer: a range query (local best response, AIVAT) asks about one public
         state for a thousand holdings, and is answered once."""
-        mask = batch_masks(observations)
-        inputs = [mask, np.asarray(observations["public"])] if self.chips_sizing and "public" in observations else [mask]
-        changed = np.ones(len(mask), dtype=bool)  # rows unlike the row before
-        if len(mask) > 1:
-            changed[1:] = np.logical_or.reduce([(a[1:] != a[:-1]).reshape(len(a) - 1, -1).any(axis=1) for a in inputs])
+        inputs = [np.asarray(observations["action_mask"])]
+        if self.chips_sizing and "public" in observations:
+            inputs.append(np.asarray(observations["public"]))
+        changed = np.ones(len(inputs[0]), dtype=bool)  # rows unlike the row before
+        if len(changed) > 1:
+            changed[1:] = np.logical_or.reduce([_differs_from_before(a) for a in inputs])
         if changed.all():
-            return self._probabilities(observations, mask)
+            return self._probabilities(observations, batch_masks(observations))
         first = np.flatnonzero(changed)
-        unique = self._probabilities({k: np.asarray(v)[first] for k, v in observations.items() if k != "observation"}, mask[first])
-        return np.repeat(unique, np.diff(np.append(first, len(mask))), axis=0)
+        unique = {k: np.asarray(v)[first] for k, v in observations.items() if k != "observation"}
+        mask = np.asarray(unique["action_mask"]) > 0
+        if not mask.any(axis=1).all():
+            batch_masks(observations)  # raises, naming the rows
+        return np.repeat(self._probabilities(unique, mask), np.diff(np.append(first, len(changed))), axis=0)
 
     def _probabilities(self, observations: Observation, mask: np.ndarray) -> np.ndarray:
         """``action_probabilities_batch`` computed row by row (``mask``: the rows' legal masks)."""

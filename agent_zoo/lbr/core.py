@@ -41,7 +41,7 @@ from typing import Any
 
 import numpy as np
 
-from agent_zoo.agent import Agent, stack
+from agent_zoo.agent import Agent, sample_from, stack
 from agent_zoo.cnn.heuristic import raise_tos
 from agent_zoo.lbr.ranges import CardFamily, LeducFamily, TwoCardFamily
 from poker_envs.encoders.public import encode_public
@@ -114,9 +114,14 @@ def deal_order(game: HoldemGame, rng: np.random.Generator) -> np.ndarray:
     return rng.permutation(np.asarray(game.deck, dtype=np.int64))[: game.deal_size]
 
 
-def fold_probability(weights: np.ndarray, probs: np.ndarray) -> float:
-    """The range's probability of folding: normalised ``weights`` (R,) dotted with fold probabilities (R,)."""
-    return float(np.dot(weights / weights.sum(), np.ascontiguousarray(probs)))
+def range_shares(weights: np.ndarray) -> np.ndarray:
+    """A range's weights (R,) normalised to sum 1."""
+    return weights / weights.sum()
+
+
+def fold_probability(shares: np.ndarray, probs: np.ndarray) -> float:
+    """The range's probability of folding: its ``range_shares`` (R,) dotted with fold probabilities (R,)."""
+    return float(np.dot(shares, np.ascontiguousarray(probs)))
 
 
 def raise_value(pot: float, wp: float, put_in: float, fp: float, calls: float) -> float:
@@ -292,7 +297,7 @@ class LocalBestResponse:
             calls += float(node.amount_to_call())
             rows = np.flatnonzero(weights[j] > 0)
             if 0 in node.legal_actions() and node.action_kind(0) == ActionKind.FOLD:
-                fp *= fold_probability(weights[j][rows], self.range_probabilities(node, j, rows)[:, 0])
+                fp *= fold_probability(range_shares(weights[j][rows]), self.range_probabilities(node, j, rows)[:, 0])
             else:
                 fp = 0.0
             asked += 1
@@ -330,7 +335,7 @@ class LocalBestResponse:
                 probs = self.range_probabilities(state, player, rows)
                 real = np.sort(np.array(self.family.hole(state, player)))
                 p = probs[np.flatnonzero((self.family.holdings[rows] == real).all(axis=1))[0]]
-                action = int(rng.choice(p.size, p=p / p.sum()))
+                action = sample_from(p, rng)
                 w = weights[player].copy()
                 w[rows] *= probs[:, action]
                 w /= w.sum()

@@ -18,10 +18,10 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from agent_zoo.agent import Agent
+from agent_zoo.agent import Agent, sample_from
 from agent_zoo.cnn.heuristic import raise_tos
 from agent_zoo.lbr.core import (LBRConfig, LBRResult, LocalBestResponse, deal_order, finish, fold_probability,
-                                hand_rng, raise_value)
+                                hand_rng, raise_value, range_shares)
 from poker_envs.encoders.catalog import available_encoders
 from poker_envs.games.holdem import HoldemGame
 from poker_envs.vector import holdem_lookahead as look
@@ -149,7 +149,7 @@ class VectorLBR:
                 i = live[k]
                 real = self.index[tuple(np.sort(holes[i, players[k]]))]
                 p = probs[at[np.searchsorted(q.rows, real)]]
-                actions[k] = int(rngs[i].choice(p.size, p=p / p.sum()))
+                actions[k] = sample_from(p, rngs[i])
                 w = weights[i].copy()
                 w[q.rows] *= probs[at, actions[k]]
                 weights[i] = w / w.sum()
@@ -201,7 +201,7 @@ class VectorLBR:
             child_obs, _ = look.observe(self.engine, child)
             answer = [j for j, (k, _) in enumerate(raises) if int(child.player[j]) == 1 - int(part.player[k])]
             in_range = {k: np.flatnonzero(weights[live[k]] > 0) for k, _, _ in plans}  # the agent's holdings
-            range_weights = {k: weights[live[k], rows] for k, rows in in_range.items()}
+            shares = {k: range_shares(weights[live[k], rows]) for k, rows in in_range.items()}
             queries = [Query(j, int(child.player[j]), in_range[raises[j][0]],
                              self._key(child, j, lines[live[raises[j][0]]] + [raises[j][1]])) for j in answer]
             answers = dict(zip(answer, self.ask(child, queries)))
@@ -214,7 +214,7 @@ class VectorLBR:
                 other = 1 - seat
                 c = float(min(int(child.max_bet[j] - child.bets[j, other]), int(child.stacks[j, other])))
                 probs, at = answers[j]
-                fp = fold_probability(range_weights[k], probs[at, 0]) if child_obs["action_mask"][j, 0] else 0.0
+                fp = fold_probability(shares[k], probs[at, 0]) if child_obs["action_mask"][j, 0] else 0.0
                 fps[(k, a)] = (put_in, fp, c)
         out = []
         for k, wp, cands in plans:
