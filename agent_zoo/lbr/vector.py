@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 import numpy as np
 
@@ -28,6 +28,7 @@ from poker_envs.vector import holdem_lookahead as look
 from poker_envs.vector.holdem import ENCODERS, VectorHoldem
 
 ENGINES = ("aec", "vector")  # LBR on the rules' states, one hand at a time, or on the batched engine
+T = TypeVar("T")
 MAX_ROWS = 32768  # most (hand, holding) rows asked of the agent in one call (memory: rows x actions floats)
 
 
@@ -39,6 +40,12 @@ class Query:
     seat: int  # the agent's seat there
     rows: np.ndarray  # holdings (indices into the card family's holdings), ascending
     key: tuple | None  # pre-flop memo key (seat and the hand's actions so far), None past the flop
+
+
+def held(weights: np.ndarray) -> list[np.ndarray]:
+    """The holdings of each range (rows of ``weights`` (N, H)): each row's ``np.flatnonzero(row > 0)``."""
+    spot, rows = np.nonzero(weights > 0)
+    return np.split(rows, np.cumsum(np.bincount(spot, minlength=len(weights)))[:-1])
 
 
 class VectorLBR:
@@ -64,10 +71,12 @@ class VectorLBR:
         self.index[holdings[:, 0], holdings[:, 1]] = np.arange(len(holdings))
 
     # Range questions -------------------------------------------------------------------------------
-    def ask(self, tables: look.Tables, queries: list[Query]) -> list[tuple[np.ndarray, np.ndarray]]:
-        """The agent's probabilities for every query, in batched calls of at most ``MAX_ROWS`` rows (pre-flop
-        answers memoised per betting line, as ``LocalBestResponse.range_probabilities``): ``(matrix, index)``,
-        row ``r`` of the query's (len(rows), A) answer being ``matrix[index[r]]`` (no copy of memoised answers)."""
+    def ask(self, tables: look.Tables, queries: list[Query], use: Callable[[int, np.ndarray, np.ndarray], T]) -> list[T]:
+        """``use(q, matrix, index)`` of the agent's probabilities for each query ``q``, row ``r`` of its
+        (len(rows), A) answer being ``matrix[index[r]]`` (no copy of memoised answers). The agent is asked in
+        batched calls of at most ``MAX_ROWS`` rows, each call's answers used before the next call (so only one
+        call's answers are held); pre-flop answers are memoised per betting line, as
+        ``LocalBestResponse.range_probabilities``."""
         if not queries:
             return []
         memo, limit, a = self.aec._memo, self.config.preflop_memo, self.game.num_distinct_actions
@@ -78,17 +87,18 @@ class VectorLBR:
         asked = tables.take(np.array([q.table for q in queries]))
         shared, _ = look.observe(self.engine, asked)
         ends = np.cumsum([len(q.rows) for q in queries])
-        out: list[tuple[np.ndarray, np.ndarray]] = []
+        out: list[T] = []
         while len(out) < len(queries):  # as many questions as fit in MAX_ROWS rows (one at least) per call
             first = len(out)
             last = max(first + 1, int(np.searchsorted(ends, (ends[first - 1] if first else 0) + MAX_ROWS, side="right")))
-            out += self._answer(asked, shared, np.arange(first, last), queries[first:last])
+            answers = self._answer(asked, shared, np.arange(first, last), queries[first:last])
+            out += [use(first + j, matrix, index) for j, (matrix, index) in enumerate(answers)]
         return out
 
     def _answer(self, asked: look.Tables, shared: dict[str, np.ndarray], at: np.ndarray,
                 queries: list[Query]) -> list[tuple[np.ndarray, np.ndarray]]:
-        """``ask`` for ``queries`` (rows ``at`` of ``asked`` and of its observations ``shared``), one agent call
-        for the holdings the memo lacks."""
+        """``(matrix, index)`` for ``queries`` (rows ``at`` of ``asked`` and of its observations ``shared``), one
+        agent call for the holdings the memo lacks."""
         memo = self.aec._memo
         entries = [memo.get(q.key) if q.key is not None else None for q in queries]
         missing = [q.rows if e is None else q.rows[~e[1][q.rows]] for q, e in zip(queries, entries)]
@@ -143,16 +153,20 @@ class VectorLBR:
             actions = np.ones(len(live), dtype=np.int64)
             deciding = ~part.passing  # a hand the forced bets decided: its seats only pass (action 1), as the rules
             agent_at = np.flatnonzero((players != seats[live]) & deciding)
-            queries = [Query(int(k), int(players[k]), np.flatnonzero(weights[live[k]] > 0), self._key(part, int(k), lines[live[k]]))
-                       for k in agent_at]
-            for k, q, (probs, at) in zip(agent_at, queries, self.ask(part, queries)):
+            queries = [Query(int(k), int(players[k]), rows, self._key(part, int(k), lines[live[k]]))
+                       for k, rows in zip(agent_at, held(weights[live[agent_at]]))]
+
+            def agent_acts(j: int, probs: np.ndarray, at: np.ndarray) -> None:
+                """The agent's draw at row ``agent_at[j]`` (from its real holding's answer), the range updated."""
+                k, q = agent_at[j], queries[j]
                 i = live[k]
                 real = self.index[tuple(np.sort(holes[i, players[k]]))]
-                p = probs[at[np.searchsorted(q.rows, real)]]
-                actions[k] = sample_from(p, rngs[i])
+                actions[k] = sample_from(probs[at[np.searchsorted(q.rows, real)]], rngs[i])
                 w = weights[i].copy()
                 w[q.rows] *= probs[at, actions[k]]
                 weights[i] = w / w.sum()
+
+            self.ask(part, queries, agent_acts)
             lbr_at = np.flatnonzero((players == seats[live]) & deciding)
             if lbr_at.size:
                 can, low, high, _ = look.raise_range(eng, part)
@@ -200,11 +214,18 @@ class VectorLBR:
             look.play(self.engine, child, np.array([a for _, a in raises]), targets[rows])
             child_obs, _ = look.observe(self.engine, child)
             answer = [j for j, (k, _) in enumerate(raises) if int(child.player[j]) == 1 - int(part.player[k])]
-            in_range = {k: np.flatnonzero(weights[live[k]] > 0) for k, _, _ in plans}  # the agent's holdings
+            rows_of = [k for k, _, _ in plans]
+            in_range = dict(zip(rows_of, held(weights[live[rows_of]])))  # the agent's holdings
             shares = {k: range_shares(weights[live[k], rows]) for k, rows in in_range.items()}
             queries = [Query(j, int(child.player[j]), in_range[raises[j][0]],
                              self._key(child, j, lines[live[raises[j][0]]] + [raises[j][1]])) for j in answer]
-            answers = dict(zip(answer, self.ask(child, queries)))
+
+            def folds(q: int, probs: np.ndarray, at: np.ndarray) -> float:
+                """The range's fold probability at child ``answer[q]``."""
+                j = answer[q]
+                return fold_probability(shares[raises[j][0]], probs[at, 0]) if child_obs["action_mask"][j, 0] else 0.0
+
+            answers = dict(zip(answer, self.ask(child, queries, folds)))
             for j, (k, a) in enumerate(raises):
                 seat = int(part.player[k])
                 put_in = float(child.contributed[j, seat] - part.contributed[k, seat])
@@ -213,9 +234,7 @@ class VectorLBR:
                     continue
                 other = 1 - seat
                 c = float(min(int(child.max_bet[j] - child.bets[j, other]), int(child.stacks[j, other])))
-                probs, at = answers[j]
-                fp = fold_probability(shares[k], probs[at, 0]) if child_obs["action_mask"][j, 0] else 0.0
-                fps[(k, a)] = (put_in, fp, c)
+                fps[(k, a)] = (put_in, answers[j], c)
         out = []
         for k, wp, cands in plans:
             seat = int(part.player[k])
