@@ -2,10 +2,12 @@
 
     python benchmarks/lbr_speed.py --hands 20 --cnn-hands 4
     python benchmarks/lbr_speed.py --compare 200 --skip-cnn --hands 0
+    python benchmarks/lbr_speed.py --compare 1024 --rounds 3 --skip-cnn --hands 0
 
 ``--compare N``: the rules-state LBR (``--engine aec``) and the batched one (``--engine vector``) play the same
 N hands from the same seed against the heuristic (abstract and chips sizing), one after the other in this run:
-hands/s of each, the ratio, and whether the per-hand winnings are equal.
+hands/s of each, the ratio, and whether the per-hand winnings are equal. ``--rounds R`` repeats it R times, the
+engines taking turns to go first, and prints the median, lowest and highest ratio.
 
 The CNN agent is an *untrained* network (trained generations are not committed): its speed is that of
 any generation, its LBR value means nothing. Each agent decision asks the agent about every holding
@@ -40,23 +42,36 @@ def timed(env: Any, agent: Any, hands: int, seed: int, memo: bool = True) -> flo
     return time.perf_counter() - start
 
 
-def compare(hands: int, seed: int) -> None:
-    """Rules-state vs batched LBR on the same hands (fresh pre-flop memo each): speed and equality."""
+def compare(hands: int, seed: int, rounds: int = 1) -> None:
+    """Rules-state vs batched LBR on the same hands (fresh pre-flop memo each): speed and equality. With several
+    ``rounds`` the two engines take turns going first (a machine whose speed drifts favours neither), and the
+    median, lowest and highest ratios follow."""
     for sizing in ("abstract", "chips"):
         env = nolimit_holdem_v0.env(starting_stack=100, bet_sizing=sizing)
         agent = make_agent("heuristic", env)
-        start = time.perf_counter()
-        aec = LocalBestResponse(env, agent)
-        old = np.array([aec.play_hand(i % 2, hand_rng(seed, i)) for i in range(hands)])
-        t_old = time.perf_counter() - start
-        start = time.perf_counter()
-        vec = VectorLBR(env, agent)
-        new = np.concatenate([vec.play_block(np.arange(a, min(hands, a + vec.block)), seed) for a in range(0, hands, vec.block)])
-        t_new = time.perf_counter() - start
-        same = bool(np.array_equal(old, new))
-        print(f"heuristic ({sizing} sizing), {hands} hands, seed {seed}: aec {hands / t_old:7.2f} hands/s, "
-              f"vector {hands / t_new:7.2f} hands/s, ratio {t_old / t_new:5.1f}x; per-hand winnings equal: {same}; "
-              f"mean {old.mean():+.4f} (aec) {new.mean():+.4f} (vector) big blinds/hand")
+        ratios = []
+        for r in range(rounds):
+            runs: dict[str, tuple[float, np.ndarray]] = {}
+            for engine in (("aec", "vector") if r % 2 == 0 else ("vector", "aec")):
+                start = time.perf_counter()
+                if engine == "aec":
+                    aec = LocalBestResponse(env, agent)
+                    wins = np.array([aec.play_hand(i % 2, hand_rng(seed, i)) for i in range(hands)])
+                else:
+                    vec = VectorLBR(env, agent)
+                    wins = np.concatenate([vec.play_block(np.arange(a, min(hands, a + vec.block)), seed)
+                                           for a in range(0, hands, vec.block)])
+                runs[engine] = (time.perf_counter() - start, wins)
+            (t_old, old), (t_new, new) = runs["aec"], runs["vector"]
+            ratios.append(t_old / t_new)
+            same = bool(np.array_equal(old, new))
+            print(f"heuristic ({sizing} sizing), {hands} hands, seed {seed}{f', round {r + 1}' if rounds > 1 else ''}: "
+                  f"aec {hands / t_old:7.2f} hands/s, vector {hands / t_new:7.2f} hands/s, ratio {t_old / t_new:5.1f}x; "
+                  f"per-hand winnings equal: {same}; mean {old.mean():+.4f} (aec) {new.mean():+.4f} (vector) big blinds/hand",
+                  flush=True)
+        if rounds > 1:
+            print(f"heuristic ({sizing} sizing): ratio median {np.median(ratios):.1f}x, lowest {min(ratios):.1f}x, "
+                  f"highest {max(ratios):.1f}x over {rounds} rounds", flush=True)
 
 
 def main() -> None:
@@ -66,12 +81,15 @@ def main() -> None:
     p.add_argument("--seed", type=int, default=0, help="seed of the deals")
     p.add_argument("--skip-cnn", action="store_true", help="time the heuristic only")
     p.add_argument("--compare", type=int, default=0, help="hands of the aec-vs-vector comparison (0: none)")
+    p.add_argument("--rounds", type=int, default=1, help="rounds of the comparison, the engines taking turns to go first")
     args = p.parse_args()
+    if args.rounds < 1:
+        p.error(f"--rounds must be >= 1, got {args.rounds}")
     import torch
 
     torch.set_num_threads(1)
     if args.compare:
-        compare(args.compare, args.seed)
+        compare(args.compare, args.seed, args.rounds)
     if not args.hands:
         return
     for label, config, memo in (("heuristic (abstract sizing)", {"bet_sizing": "abstract"}, True),
