@@ -45,13 +45,14 @@ class Query:
 def held(weights: np.ndarray) -> list[np.ndarray]:
     """The holdings of each range (rows of ``weights`` (N, H)): each row's ``np.flatnonzero(row > 0)``."""
     spot, rows = np.nonzero(weights > 0)
-    return np.split(rows, np.cumsum(np.bincount(spot, minlength=len(weights)))[:-1])
+    ends = np.cumsum(np.bincount(spot, minlength=len(weights))).tolist()
+    return [rows[a:b] for a, b in zip([0] + ends[:-1], ends)]
 
 
 class VectorLBR:
     """LBR against one agent on the batched engine (heads-up hold'em, 52 cards); ``block``: hands in lockstep."""
 
-    def __init__(self, env: Any, agent: Agent, config: LBRConfig | None = None, block: int = 512) -> None:
+    def __init__(self, env: Any, agent: Agent, config: LBRConfig | None = None, block: int = 1024) -> None:
         if isinstance(block, bool) or not isinstance(block, int) or block < 1:
             raise ValueError(f"block must be a positive integer (hands in lockstep), got {block!r}")
         self.aec = LocalBestResponse(env, agent, config)  # the checks, the card family, the scale, the memo
