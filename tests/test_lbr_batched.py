@@ -41,6 +41,33 @@ def test_batched_lbr_plays_the_same_hands(bet_sizing: str) -> None:
     _same_hands(nolimit_holdem_v0.env(bet_sizing=bet_sizing, starting_stack=100), "heuristic", 40, 5)
 
 
+def test_batched_lbr_same_hands_when_the_agent_is_asked_in_small_calls(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Questions split over many agent calls (one question per call, or a few): the same hands. Each call's
+    answers are used before the next call, and pre-flop answers memoised by one call serve the next."""
+    import agent_zoo.lbr.vector as vector
+
+    env = nolimit_holdem_v0.env(bet_sizing="chips", starting_stack=100)
+    agent = make_agent("heuristic", env)
+    aec = LocalBestResponse(env, agent)
+    rules_state = np.array([aec.play_hand(i % 2, hand_rng(3, i)) for i in range(24)])
+    for rows in (1, 3000):
+        monkeypatch.setattr(vector, "MAX_ROWS", rows)
+        np.testing.assert_array_equal(VectorLBR(env, agent).play_block(np.arange(24), 3), rules_state)
+
+
+def test_rollout_boards_are_draws_without_the_seen_cards() -> None:
+    """Rollout completions: distinct cards, none seen, every unseen card about equally often (5 of 50 a board)."""
+    family = TwoCardFamily(rollouts=64)
+    pre = family.completions(np.array([[0, 1]] * 100), [[]] * 100, [np.random.default_rng([8, k]) for k in range(100)])
+    flop = family.completions(np.array([[50, 51]] * 100), [[10, 20, 30]] * 100, [np.random.default_rng([9, k]) for k in range(100)])
+    pre, flop = pre.reshape(-1, 5), flop.reshape(-1, 5)
+    assert all(len(set(b)) == 5 for b in np.concatenate([pre, flop]).tolist())
+    assert not np.isin(pre, [0, 1]).any() and not np.isin(flop[:, 3:], [10, 20, 30, 50, 51]).any()
+    assert (flop[:, :3] == [10, 20, 30]).all()
+    counts = np.bincount(pre.ravel(), minlength=52)[2:]  # 6400 boards x 5 cards over 50 cards: 640 each
+    assert counts.min() > 640 - 5 * 24 and counts.max() < 640 + 5 * 24  # 24 ~ one standard deviation
+
+
 @pytest.mark.slow
 def test_batched_lbr_same_hands_a_few_hundred() -> None:
     _same_hands(nolimit_holdem_v0.env(starting_stack=100), "heuristic", 300, 11)
