@@ -154,7 +154,7 @@ def sample_from(probs: np.ndarray, rng: np.random.Generator) -> int:
     total = probs.sum()
     if not (0 < total < np.inf and (probs >= 0).all()):
         raise ValueError(f"probabilities must be non-negative with a positive, finite sum, got {probs.tolist()}")
-    cdf = np.cumsum(probs / total)
+    cdf = np.cumsum(np.asarray(probs / total, dtype=np.float64))  # in float64 as ``choice``, whatever the dtype
     cdf /= cdf[-1]
     return int(cdf.searchsorted(rng.random(), side="right"))
 

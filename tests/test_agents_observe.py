@@ -333,8 +333,8 @@ def test_cnn_agent_fed_from_hand_histories_acts_as_in_the_live_env() -> None:
 
 
 def test_sample_from_draws_what_numpy_choice_draws() -> None:
-    """The draw equals ``Generator.choice``'s for the same generator (zeros, one action, 102 actions), and
-    leaves the generator in the same state; bad vectors are refused."""
+    """The draw equals ``Generator.choice``'s for the same generator (zeros, one action, 102 actions, float32
+    and float64), and leaves the generator in the same state; bad vectors are refused."""
     from agent_zoo.agent import sample_from
 
     shapes = np.random.default_rng(0)
@@ -343,6 +343,8 @@ def test_sample_from_draws_what_numpy_choice_draws() -> None:
         probs[shapes.random(probs.size) < 0.4] = 0.0
         if probs.sum() == 0:
             probs[-1] = 0.3
+        if case % 3 == 0:  # a network's float32 output
+            probs = probs.astype(np.float32)
         ours, theirs = np.random.default_rng(case), np.random.default_rng(case)
         assert sample_from(probs, ours) == int(theirs.choice(probs.size, p=probs / probs.sum()))
         assert ours.random() == theirs.random()
