@@ -86,6 +86,11 @@ def test_encode_holdings_equals_cards_put_in_and_encoded(encoder: str) -> None:
     copies = t.take(np.repeat(np.arange(3), counts))
     look.set_hole(engine, copies, copies.player.astype(np.int64), holdings)
     np.testing.assert_array_equal(fast, look.encode(engine, copies))
+    given = look.encode(engine, t.take(np.array([2, 0])))  # the caller's own encoding of the tables asked
+    kept = given.copy()
+    reused = look.encode_holdings(engine, t, np.array([2, 0]), counts[[2, 0]], holdings[[3, 4, 0, 1]], observations=given)
+    np.testing.assert_array_equal(reused, fast[[3, 4, 0, 1]])
+    np.testing.assert_array_equal(given, kept)  # read, not changed
 
 
 def test_showdown_share_with_one_range_is_win_probability() -> None:
