@@ -99,10 +99,21 @@ class VectorLBR:
     def _answer(self, asked: look.Tables, shared: dict[str, np.ndarray], at: np.ndarray,
                 queries: list[Query]) -> list[tuple[np.ndarray, np.ndarray]]:
         """``(matrix, index)`` for ``queries`` (rows ``at`` of ``asked`` and of its observations ``shared``), one
-        agent call for the holdings the memo lacks."""
+        agent call for the holdings the memo lacks (the memo filled before any answer is read)."""
         memo = self.aec._memo
         entries = [memo.get(q.key) if q.key is not None else None for q in queries]
-        missing = [q.rows if e is None else q.rows[~e[1][q.rows]] for q, e in zip(queries, entries)]
+        # Each memoised holding asked once per call: questions on one betting line (hands of the block at the
+        # same pre-flop node) share their entry, and the first to need a holding asks it for all of them.
+        claimed: dict[int, np.ndarray] = {}  # id of a memo entry -> its holdings asked in this call
+        missing = []
+        for q, e in zip(queries, entries):
+            if e is None:
+                missing.append(q.rows)
+                continue
+            now = claimed.setdefault(id(e), np.zeros(len(e[1]), dtype=bool))
+            m = q.rows[~(e[1][q.rows] | now[q.rows])]
+            now[m] = True
+            missing.append(m)
         sizes = np.array([len(m) for m in missing])
         answers = np.zeros((0, self.game.num_distinct_actions))
         if sizes.sum():
