@@ -82,10 +82,14 @@ def main(argv: list[str] | None = None) -> int:
     elif args.command == "spread":
         _spread(parser, args)
     else:
-        from agent_zoo.cnn.evaluate import evaluate_dir
+        from agent_zoo.cnn.evaluate import check_run_dir, evaluate_dir
 
         if args.hands < 2 or args.hands % 2:
             parser.error("--hands must be an even number >= 2 (each deal is played twice, seats swapped)")
+        try:
+            check_run_dir(args.dir)
+        except ValueError as exc:
+            parser.error(f"argument --dir: {exc}")
         result = evaluate_dir(args.dir, args.hands, args.candidates, args.seed, args.out,
                               show=not args.no_progress, allin_ev=args.allin_ev or None,
                               heuristic_sizing=args.heuristic_sizing, random_player=args.random_player)
@@ -107,8 +111,14 @@ def _spread(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
     labels = args.labels or [f"seed {k}" for k in range(len(args.evals))]
     if len(labels) != len(args.evals):
         parser.error(f"--labels needs one label per --evals entry ({len(args.evals)}), got {len(labels)}")
-    results = [pool_stages([load_result(d) for d in entry.split(",")]) for entry in args.evals]
-    ref = load_result(args.reference) if args.reference else None
+    try:
+        results = [pool_stages([load_result(d) for d in entry.split(",")]) for entry in args.evals]
+    except ValueError as exc:
+        parser.error(f"argument --evals: {exc}")
+    try:
+        ref = load_result(args.reference) if args.reference else None
+    except ValueError as exc:
+        parser.error(f"argument --reference: {exc}")
     sp = spread(results, labels)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)

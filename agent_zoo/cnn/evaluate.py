@@ -237,6 +237,19 @@ def generation_paths(run_dir: str | Path) -> list[Path]:
     return sorted(paths, key=lambda p: int(p.stem.split("_")[1]))
 
 
+def check_run_dir(run_dir: str | Path) -> Path:
+    """``run_dir`` as a Path when it is a run folder that ``train`` wrote (its config.json and at least one
+    finished generation); else a ValueError saying what is missing."""
+    run_dir = Path(run_dir)
+    wrote = "give the folder that `python -m agent_zoo.cnn train --out DIR` wrote"
+    if not run_dir.is_dir():
+        raise ValueError(f"{run_dir} is not a folder; {wrote}")
+    if not (run_dir / "config.json").is_file():
+        raise ValueError(f"{run_dir} has no config.json, so it is not a CNN run folder; {wrote}")
+    generation_paths(run_dir)  # at least one finished generation
+    return run_dir
+
+
 def evaluate_dir(run_dir: str | Path, hands: int, candidates: str = "full", seed: int = 12345,
                  out: str | Path | None = None, show: bool = True, allin_ev: int | None = None,
                  heuristic_sizing: str | None = None, random_player: str | None = None) -> RoundRobin | None:
@@ -246,7 +259,7 @@ def evaluate_dir(run_dir: str | Path, hands: int, candidates: str = "full", seed
     same command again resumes, and several processes running it share the pairs (None for a process
     that ends while others still play). ``heuristic_sizing`` / ``random_player``: judge the run against
     other baseline readings than its own (``heuristic.SIZINGS`` / ``RANDOM_READINGS``; None: the run's)."""
-    run_dir = Path(run_dir)
+    run_dir = check_run_dir(run_dir)
     cfg = CNNConfig.from_dict(json.loads((run_dir / "config.json").read_text()))
     overrides = {k: v for k, v in (("heuristic_sizing", heuristic_sizing), ("random_player", random_player)) if v is not None}
     cfg = replace(cfg, **overrides)  # CNNConfig checks the values

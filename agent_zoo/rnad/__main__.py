@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import csv
 import sys
 from typing import Any
 
@@ -61,9 +62,9 @@ def main(argv: list[str] | None = None) -> int:
 
         return run_tabular(args, parser)
     if args.command == "summary":
-        from agent_zoo.rnad.experiment import curves, goal_met, read_logs, summarize
+        from agent_zoo.rnad.experiment import curves, goal_met, summarize
 
-        rows = read_logs(args.csv)
+        rows = _summary_rows(parser, args.csv)
         if any(not r.get(args.column) for r in rows):
             parser.error(f"--column {args.column}: not in every row of {args.csv} (older logs lack pp_exploitability and played_exploitability)")
         variants = list(dict.fromkeys(r["variant"] for r in rows))
@@ -95,6 +96,32 @@ def main(argv: list[str] | None = None) -> int:
         return _train_or_experiment(args, overrides)
     except (TypeError, ValueError) as exc:  # a configuration the learner refuses: one line, no traceback
         parser.exit(2, f"{parser.prog}: error: {exc}\n")
+
+
+def _summary_rows(parser: argparse.ArgumentParser, paths: list[str]) -> list[dict[str, Any]]:
+    """The rows of the experiment logs ``paths``; a file that is missing or is not such a log is an argparse error."""
+    from pathlib import Path
+
+    from agent_zoo.rnad.experiment import read_logs
+
+    need = ("step", "variant", "seed")
+    rows: list[dict[str, Any]] = []
+    for path in paths:
+        if not Path(path).is_file():
+            parser.error(f"argument csv: no file {path}")
+        try:
+            found = read_logs([path])
+        except (UnicodeDecodeError, csv.Error) as exc:
+            parser.error(f"argument csv: {path} is not a CSV log ({exc})")
+        if not found or any(k not in found[0] or not found[0][k] for k in need):
+            parser.error(f"argument csv: {path} is not an experiment log: it needs a header with columns {', '.join(need)} "
+                         "and at least one row (the fig<N>_part<K>of<M>.csv that `experiment` writes)")
+        try:
+            [int(r["step"]) for r in found]
+        except (TypeError, ValueError):
+            parser.error(f"argument csv: {path} has a step that is not a whole number")
+        rows.extend(found)
+    return rows
 
 
 def _train_or_experiment(args: argparse.Namespace, overrides: dict[str, Any]) -> int:

@@ -117,7 +117,10 @@ class HoldemConfig:
         if self.small_blind > self.big_blind:
             raise ValueError(f"big_blind ({self.big_blind}) must not be smaller than small_blind ({self.small_blind})")
         stacks = self.starting_stacks
-        if isinstance(stacks, int | np.integer) and not isinstance(stacks, bool):
+        if isinstance(stacks, bool | np.bool_ | str) or not isinstance(stacks, int | np.integer | Sequence | np.ndarray):
+            raise ValueError("starting_stacks (the environments' starting_stack) must be a positive integer number of "
+                             f"chips or a list of one per seat, got {stacks!r}")
+        if isinstance(stacks, int | np.integer):
             stacks = (int(stacks),) * n
         elif len(stacks) == 0:
             stacks = (100 * self.big_blind,) * n
