@@ -187,8 +187,17 @@ def _cluster(arg: str | None, env: Any) -> Agent:
 
 
 def _sb3(arg: str | None, env: Any) -> Agent:
+    import zipfile
+
+    path = _existing_file(arg, "sb3")
+    what = f"agent sb3:{arg}: {str(path)!r} is not a Stable-Baselines3 model zip (the file model.save(...) writes)"
+    if not zipfile.is_zipfile(path):
+        raise ValueError(f"{what}: it is not a zip file")
+    with zipfile.ZipFile(path) as archive:
+        if "data" not in archive.namelist():
+            raise ValueError(f"{what}: the zip has no 'data' entry")
     load = _import("agent_zoo.external", "load_sb3_agent", "sb3")
-    return load(_existing_file(arg, "sb3"), env)
+    return load(path, env)
 
 
 def _jax(arg: str | None, env: Any) -> Agent:

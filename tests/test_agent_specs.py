@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+import zipfile
 from pathlib import Path
 
 import numpy as np
@@ -87,8 +88,15 @@ def test_sb3_refuses_models_of_another_game_and_non_models(ppo_zip: Path, tmp_pa
     with pytest.raises(ValueError, match=r"the model reads 'observation' of shape \(\d+,\); this env gives \(\d+,\)"):
         make_agent(f"sb3:{ppo_zip}", leduc_holdem_v0.raw_env(obs_encoder="rank_chips"))
     (tmp_path / "x.zip").write_bytes(b"not a zip")
-    with pytest.raises(ValueError, match="no Stable-Baselines3 / sb3-contrib class loads it"):
+    with pytest.raises(ValueError) as error:
         make_agent(f"sb3:{tmp_path / 'x.zip'}", leduc_holdem_v0.raw_env())
+    message = str(error.value)
+    assert str(tmp_path / "x.zip") in message and "is not a Stable-Baselines3 model zip" in message
+    assert "not a zip file" in message and "BytesIO" not in message
+    with zipfile.ZipFile(tmp_path / "other.zip", "w") as archive:  # a zip, but not a saved model
+        archive.writestr("notes.txt", "hello")
+    with pytest.raises(ValueError, match=r"other\.zip' is not a Stable-Baselines3 model zip .*no 'data' entry"):
+        make_agent(f"sb3:{tmp_path / 'other.zip'}", leduc_holdem_v0.raw_env())
     with pytest.raises(ValueError, match="no such file"):
         make_agent(f"sb3:{tmp_path / 'missing.zip'}", leduc_holdem_v0.raw_env())
 
