@@ -71,3 +71,66 @@ def test_other_numeric_holdem_arguments_refuse_booleans_by_name(name: str) -> No
 
     with pytest.raises(ValueError, match=name):
         nolimit_holdem_v0.raw_env(**{name: True})
+
+
+# ---- CNN agent specs --------------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def cnn_generation(tmp_path_factory: pytest.TempPathFactory):  # noqa: ANN201 (a Path)
+    """A saved generation of a heads-up run at blinds 1/2 with stacks of 100 chips (untrained weights)."""
+    import torch
+
+    from agent_zoo.cnn.config import PRESETS
+    from agent_zoo.cnn.network import PokerCNN
+
+    path = tmp_path_factory.mktemp("cnn") / "gen_1.pt"
+    torch.save({"state_dict": PokerCNN().state_dict(), "generation": 1, "config": PRESETS["tiny"].to_dict()}, path)
+    return path
+
+
+def _cnn_refusal(path, game: str = "nolimit", **config: object) -> str:  # noqa: ANN001
+    from agent_zoo.registry import make_agent
+
+    env = importlib.import_module(catalog.game(game).module_path).raw_env(**config)
+    with pytest.raises(ValueError) as exc:
+        make_agent(f"cnn:{path}", env)
+    return str(exc.value)
+
+
+def test_cnn_spec_names_every_unmet_requirement_with_its_fix(cnn_generation) -> None:
+    message = _cnn_refusal(cnn_generation, starting_stack=100)
+    assert "bet_sizing='chips'" in message and "obs_encoder='poker_cnn'" in message
+    assert "--env-config bet_sizing=chips obs_encoder=poker_cnn" in message
+    assert "nolimit_holdem_v0.env(bet_sizing='chips', obs_encoder='poker_cnn')" in message
+    message = _cnn_refusal(cnn_generation, starting_stack=100, bet_sizing="chips")
+    assert "--env-config obs_encoder=poker_cnn" in message and "bet_sizing=" not in message.split("Fix:")[1]
+
+
+@pytest.mark.parametrize("game", ["leduc", "limit", "potlimit", "shortdeck"])
+def test_cnn_spec_on_another_game_says_the_game_is_not_supported(cnn_generation, game: str) -> None:
+    message = _cnn_refusal(cnn_generation, game)
+    assert "no-limit hold'em only" in message and "is not supported" in message and "bet_sizing" not in message
+
+
+CNN_TABLE = {"bet_sizing": "chips", "obs_encoder": "poker_cnn"}
+
+
+@pytest.mark.parametrize("config, table", [
+    ({"num_players": 10, "starting_stack": 100}, "the table is 10 players, blinds 1/2, stacks of 100 chips (50 big blinds)"),
+    ({}, "the table is heads-up, blinds 1/2, stacks of 200 chips (100 big blinds)"),
+    ({"starting_stack": 100, "big_blind": 4, "small_blind": 2}, "blinds 2/4, stacks of 100 chips (25 big blinds)"),
+    ({"starting_stack": 100, "ante": 1}, "ante 1"),
+    ({"starting_stack": [100, 150]}, "stacks of 100 to 150 chips"),
+])
+def test_cnn_spec_refuses_a_table_it_was_not_trained_at(cnn_generation, config: dict, table: str) -> None:
+    message = _cnn_refusal(cnn_generation, **CNN_TABLE, **config)
+    assert "trained heads-up, blinds 1/2, stacks of 100 chips (50 big blinds)" in message and table in message
+    assert "--env-config bet_sizing=chips obs_encoder=poker_cnn small_blind=1 big_blind=2 starting_stack=100" in message
+
+
+def test_cnn_spec_plays_its_own_table_in_any_chip_unit(cnn_generation) -> None:
+    from agent_zoo.cnn.agent import CNNAgent
+    from agent_zoo.registry import make_agent
+    from poker_envs import nolimit_holdem_v0
+
+    for config in ({"starting_stack": 100}, {"starting_stack": 500, "small_blind": 5, "big_blind": 10}):
+        assert isinstance(make_agent(f"cnn:{cnn_generation}", nolimit_holdem_v0.raw_env(**CNN_TABLE, **config)), CNNAgent)

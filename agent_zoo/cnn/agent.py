@@ -14,6 +14,7 @@ raise range, the small blind), from which the candidates' chip amounts are added
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -26,21 +27,84 @@ from agent_zoo.observe import public_state
 from poker_envs.encoders.poker_cnn import NUM_PLANES, SIDE, candidate_planes
 
 
+@dataclass(frozen=True)
+class TrainedTable:
+    """The table a generation was trained at (``train`` plays heads-up self-play); None: not saved."""
+
+    num_players: int = 2
+    small_blind: int | None = None
+    big_blind: int | None = None
+    stack: int | None = None
+
+    def describe(self) -> str:
+        """E.g. ``heads-up, blinds 1/2, stacks of 100 chips (50 big blinds)``."""
+        seats = "heads-up" if self.num_players == 2 else f"{self.num_players} players"
+        if self.small_blind is None or self.big_blind is None or self.stack is None:
+            return seats
+        return f"{seats}, blinds {self.small_blind}/{self.big_blind}, stacks of {self.stack} chips " \
+               f"({self.stack / self.big_blind:g} big blinds)"
+
+
+def check_env(env: Any) -> None:
+    """Refuse an env the CNN agent cannot read, naming every unmet requirement at once with its fix."""
+    base = getattr(env, "unwrapped", env)
+    game = getattr(base, "game", None)
+    game_name = getattr(game, "name", None)
+    if game_name != "nolimit_holdem":
+        what = getattr(base, "metadata", {}).get("name") or game_name or type(base).__name__
+        raise ValueError(f"the CNN agent plays no-limit hold'em only (nolimit_holdem_v0, tournament --game nolimit); "
+                         f"{what} is not supported")
+    unmet: list[tuple[str, str, str]] = []  # (why, argument, the value it needs)
+    if not getattr(game, "chips_sizing", False):
+        sizing = getattr(getattr(game, "config", None), "bet_sizing", "?")
+        unmet.append((f"one action id per chip amount (this env has bet_sizing={sizing!r})", "bet_sizing", "chips"))
+    shape = tuple(env.observation_space(env.possible_agents[0])["observation"].shape)
+    if shape != (NUM_PLANES, SIDE, SIDE):
+        unmet.append((f"the Poker-CNN planes {(NUM_PLANES, SIDE, SIDE)} (this env gives {shape})", "obs_encoder", "poker_cnn"))
+    if unmet:
+        needs = "; ".join(f"{key}='{value}': {why}" for why, key, value in unmet)
+        python = ", ".join(f"{key}='{value}'" for _, key, value in unmet)
+        flags = " ".join(f"{key}={value}" for _, key, value in unmet)
+        raise ValueError(f"the CNN agent needs nolimit_holdem_v0 built with {needs}. Fix: "
+                         f"nolimit_holdem_v0.env({python}), on the command line --env-config {flags}")
+
+
+def check_table(env: Any, trained: TrainedTable) -> None:
+    """Refuse a table other than the one the network was trained at: another number of seats, or (when the
+    run saved them) other blinds, stacks or an ante. Amounts are compared in small blinds, the unit the
+    Poker-CNN planes count in, so blinds 5/10 with stacks of 500 read as 1/2 with 100."""
+    config = getattr(getattr(env, "unwrapped", env), "game").config
+    stacks = sorted(set(config.starting_stacks))
+    table = f"{config.num_players} players" if config.num_players != 2 else "heads-up"
+    stack_text = f"stacks of {stacks[0]}" if len(stacks) == 1 else f"stacks of {stacks[0]} to {stacks[-1]}"
+    stack_text += f" chips ({stacks[0] / config.big_blind:g}" + ("" if len(stacks) == 1 else f" to {stacks[-1] / config.big_blind:g}") \
+        + " big blinds)"
+    table += f", blinds {config.small_blind}/{config.big_blind}, {stack_text}"
+    if config.ante:
+        table += f", ante {config.ante}"
+    same = config.num_players == trained.num_players
+    if trained.small_blind is not None and trained.big_blind is not None and trained.stack is not None:
+        sb = config.small_blind
+        same = same and not config.ante and sb > 0 and config.big_blind * trained.small_blind == trained.big_blind * sb \
+            and all(s * trained.small_blind == trained.stack * sb for s in stacks)
+    if not same:
+        table_config = f" small_blind={trained.small_blind} big_blind={trained.big_blind} starting_stack={trained.stack}" \
+            if trained.stack is not None else ""
+        raise ValueError(f"this CNN generation was trained {trained.describe()}; the table is {table} (the network never "
+                         f"saw such a table). Play it at its own: {trained.num_players} players, --env-config "
+                         f"bet_sizing=chips obs_encoder=poker_cnn{table_config}")
+
+
 class CNNAgent(Agent):
     """Greedy player of a PokerCNN value network (deterministic: the generator is not used)."""
 
     def __init__(self, net: PokerCNN, env: Any, candidates: str = "full", name: str = "cnn",
-                 exact_fold: bool = False) -> None:
-        """``env`` is read here only, for its configuration (the game and the observation it gives)."""
-        base = getattr(env, "unwrapped", env)
-        game = getattr(base, "game", None)
-        if game is None or getattr(game, "name", "") != "nolimit_holdem" or not getattr(game, "chips_sizing", False):
-            raise ValueError("the CNN agent plays nolimit_holdem_v0 with bet_sizing='chips' (one id per chip amount)")
-        first = env.possible_agents[0]
-        shape = tuple(env.observation_space(first)["observation"].shape)
-        if shape != (NUM_PLANES, SIDE, SIDE):
-            raise ValueError(f"the CNN agent reads the Poker-CNN planes {(NUM_PLANES, SIDE, SIDE)}; this env gives {shape}: "
-                             "build it with obs_encoder='poker_cnn' (tournament: --env-config obs_encoder=poker_cnn)")
+                 exact_fold: bool = False, trained: TrainedTable | None = None) -> None:
+        """``env`` is read here only, for its configuration (the game and the observation it gives).
+        ``trained``: the table the network learnt at; a table that differs is refused (None: not checked)."""
+        check_env(env)
+        if trained is not None:
+            check_table(env, trained)
         self.name = name
         self.player = Player(name, "cnn", net.eval(), candidates, exact_fold=exact_fold)
 
@@ -124,5 +188,7 @@ def load_cnn_agent(path: str | Path, env: Any, candidates: str = "full") -> CNNA
     from agent_zoo.cnn.train import load_generation
 
     net, ckpt = load_generation(path)
-    exact_fold = bool(ckpt.get("config", {}).get("exact_fold", False))
-    return CNNAgent(net, env, candidates, name=f"cnn{ckpt.get('generation', '')}", exact_fold=exact_fold)
+    config = ckpt.get("config", {})
+    exact_fold = bool(config.get("exact_fold", False))
+    trained = TrainedTable(2, config.get("small_blind"), config.get("big_blind"), config.get("stack"))  # train is heads-up
+    return CNNAgent(net, env, candidates, name=f"cnn{ckpt.get('generation', '')}", exact_fold=exact_fold, trained=trained)
