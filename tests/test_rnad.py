@@ -38,16 +38,24 @@ def test_uniform_policy_matches_openspiel_value(evaluator: ExactEvaluator) -> No
 
 
 def test_a_few_hundred_steps_reduce_exploitability(evaluator: ExactEvaluator) -> None:
-    """Learning from sampled hands moves the target policy well below the uniform policy and its start."""
+    """Learning from sampled hands moves the target policy well below the uniform policy and its start.
+
+    A short training run is chaotic: the CPU's float kernels (AVX-512 vs AVX2 vs plain SSE in torch and MKL)
+    change one seed's end value by as much as another seed does, so the claim is made of the mean of four
+    seeds. Measured over 16 runs (seeds 0-7, default kernels and ``ATEN_CPU_CAPABILITY=default`` with
+    ``MKL_ENABLE_INSTRUCTIONS=SSE4_2``): start 1.98-3.24, end 1.25-1.63 (standard deviation 0.1 a seed), so the
+    mean of four ends sits about 0.5 below the first bound (some 9 of its standard deviations) and the mean
+    drop from the start (about 1.0 for these seeds) far above the second."""
     torch.set_num_threads(1)
-    cfg = RNaDConfig(learning_rate=1e-3, target_gamma=0.01, reg_update_interval=100)
-    solver = RNaDSolver(make_leduc_env, [cfg], [0])
-    start = evaluator(solver.policies("target", evaluator.obs, evaluator.legal)[0]).exploitability
-    for _ in range(600):
+    seeds = [0, 1, 2, 3]
+    cfg = RNaDConfig(learning_rate=1e-3, target_gamma=0.01, reg_update_interval=100, batch_size=8)
+    solver = RNaDSolver(make_leduc_env, [cfg] * len(seeds), seeds)
+    start = np.array([evaluator(p).exploitability for p in solver.policies("target", evaluator.obs, evaluator.legal)])
+    for _ in range(300):
         solver.step()
-    end = evaluator(solver.policies("target", evaluator.obs, evaluator.legal)[0]).exploitability
-    assert end < UNIFORM_EXPLOITABILITY - 0.5
-    assert end < start - 0.2
+    end = np.array([evaluator(p).exploitability for p in solver.policies("target", evaluator.obs, evaluator.legal)])
+    assert end.mean() < UNIFORM_EXPLOITABILITY - 0.5, end
+    assert (start - end).mean() > 0.3, (start, end)
 
 
 def test_same_seed_same_run_and_runs_do_not_interact() -> None:
