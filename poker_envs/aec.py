@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
-from gymnasium import spaces
+from gymnasium import logger, spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
@@ -38,6 +38,14 @@ def show_text(text: str, render_mode: str) -> str | None:
         print(text)
         return None
     return text
+
+
+NO_RENDER_MODE = "You are calling render method without specifying any render mode."
+
+
+def warn_no_render_mode() -> None:
+    """``render()`` of an env built without ``render_mode``: Gymnasium's and PettingZoo's warning, same text."""
+    logger.warn(NO_RENDER_MODE)
 
 
 def warn_unknown_options(options: dict[str, Any], known: tuple[str, ...], env_name: str) -> None:
@@ -296,6 +304,7 @@ class PokerAECEnv(AECEnv):
 
     def render(self) -> str | None:
         if self.render_mode is None:
+            warn_no_render_mode()
             return None
         return show_text(self._render_fn(self.state), self.render_mode)
 

@@ -16,7 +16,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv, ParallelEnv
 
-from poker_envs.aec import PokerAECEnv, action_id, show_text, warn_unknown_options, wrap_classic
+from poker_envs.aec import PokerAECEnv, action_id, show_text, warn_no_render_mode, warn_unknown_options, wrap_classic
 from poker_envs.encoders.base import Encoder, EncoderSpec, resolve_encoder
 from poker_envs.encoders.small_games import THRESHOLD_ENCODERS
 from poker_envs.games.base import GameState, play_chance
@@ -134,7 +134,10 @@ class parallel_env(ParallelEnv):
         return obs, rewards, terminations, truncations, infos
 
     def render(self) -> str | None:
-        if self.render_mode is None or self.state is None:
+        if self.render_mode is None:
+            warn_no_render_mode()
+            return None
+        if self.state is None:
             return None
         return show_text(render_threshold(self.state), self.render_mode)
 

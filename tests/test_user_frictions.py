@@ -134,3 +134,48 @@ def test_cnn_spec_plays_its_own_table_in_any_chip_unit(cnn_generation) -> None:
 
     for config in ({"starting_stack": 100}, {"starting_stack": 500, "small_blind": 5, "big_blind": 10}):
         assert isinstance(make_agent(f"cnn:{cnn_generation}", nolimit_holdem_v0.raw_env(**CNN_TABLE, **config)), CNNAgent)
+
+
+# ---- render() without a render mode ------------------------------------------------------------------
+def _renders_none_with_the_warning(env) -> None:  # noqa: ANN001
+    """``env.render()`` of an env built without render_mode: None, and Gymnasium's / PettingZoo's warning."""
+    from poker_envs.aec import NO_RENDER_MODE
+
+    with pytest.warns(UserWarning, match=NO_RENDER_MODE):
+        assert env.render() is None
+
+
+@pytest.mark.parametrize("key", catalog.keys())
+def test_render_without_a_render_mode_warns_as_pettingzoo_does(key: str) -> None:
+    module = importlib.import_module(catalog.game(key).module_path)
+    for env in (module.env(), module.raw_env(), module.parallel_env()):
+        env.reset(seed=0)
+        _renders_none_with_the_warning(env)
+    ansi = module.env(render_mode="ansi")
+    ansi.reset(seed=0)
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert isinstance(ansi.render(), str) and ansi.render()
+
+
+def test_render_of_the_gymnasium_views_without_a_render_mode_warns() -> None:
+    from wrappers.single_agent import SingleAgentEnv
+    from wrappers.text_env import TextPokerEnv
+
+    for env in (SingleAgentEnv("leduc"), TextPokerEnv("nolimit")):
+        env.reset(seed=0)
+        _renders_none_with_the_warning(env)
+
+
+def test_pettingzoo_says_the_same_words() -> None:
+    """The text is PettingZoo's classic envs' own (read from its source, so a rewording there shows here)."""
+    import importlib.util
+    from pathlib import Path
+
+    from poker_envs.aec import NO_RENDER_MODE
+
+    spec = importlib.util.find_spec("pettingzoo.classic.rlcard_envs.leduc_holdem")  # read, not imported (needs rlcard)
+    assert spec is not None and spec.origin is not None
+    assert NO_RENDER_MODE in Path(spec.origin).read_text()

@@ -29,6 +29,7 @@ import numpy as np
 from gymnasium import spaces
 
 from poker_envs import catalog
+from poker_envs.aec import warn_no_render_mode
 from poker_envs.text import TextTable
 from poker_envs.text.views import Template
 from wrappers.single_agent import OpponentSpec, SeatSpec, SingleAgentEnv
@@ -156,7 +157,10 @@ class TextPokerEnv(gymnasium.Env):
         return self._play(int(self.text.fallback(self._observation)), penalty, extra)
 
     def render(self) -> str | None:
-        return self._prompt if self.render_mode == "ansi" else None
+        if self.render_mode is None:
+            warn_no_render_mode()
+            return None
+        return self._prompt
 
     def close(self) -> None:
         self.table_env.close()
