@@ -1,15 +1,19 @@
-"""The documentation: the site builds in strict mode, the layout tables match the encoders, no internal file names."""
+"""The documentation: every python block runs as written, the site builds in strict mode, the layout tables match the
+encoders, no internal file names."""
 
 from __future__ import annotations
 
 import importlib
+import os
 import re
 import subprocess
 import sys
 from pathlib import Path
 
-import numpy as np
 import pytest
+
+from tests.doc_blocks import Block, all_blocks, page_blocks
+from tests.doc_blocks import pages as doc_pages
 
 ROOT = Path(__file__).resolve().parent.parent
 LAYOUT = re.compile(r"<!-- layout: (.*?) -->")
@@ -216,34 +220,82 @@ def test_each_game_page_states_the_unit_of_its_rewards() -> None:
             assert "small blinds" in text, f"{page.name}: the seed encoders' unit (small blinds) is not stated"
 
 
+def _runnable(block: Block) -> bool:
+    return block.recipe is None and block.fragment is None
+
+
+RUNNABLE_PAGES = [p.relative_to(ROOT).as_posix() for p in doc_pages() if any(map(_runnable, page_blocks(p)))]
+FRAGMENTS = [b for b in all_blocks() if b.fragment is not None]
+
+
+def run_python(args: list[str], cwd: Path, where: str) -> str:
+    """``python ARGS`` in ``cwd`` with this checkout first on the path, as a reader runs a page's code; its stdout."""
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
+    done = subprocess.run([sys.executable, *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, f"{where} failed (exit {done.returncode}):\n{done.stderr[-3000:]}"
+    return done.stdout
+
+
 @pytest.mark.slow
-def test_readme_evaluate_recipe(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The README's "Evaluate what you trained": a saved MaskablePPO model plays in the tournament as sb3:<zip>."""
-    import torch
-    from sb3_contrib import MaskablePPO
+@pytest.mark.parametrize("page", RUNNABLE_PAGES)
+def test_python_blocks_run_as_written(page: str, tmp_path: Path) -> None:
+    """Every python block of the page that is neither a recipe (run by its own test) nor a marked fragment, in
+    page order, each in a fresh interpreter. The blocks of a page share one working folder, as a reader working
+    through the page does: a block may read what an earlier one wrote (``out/leduc_ppo.zip``)."""
+    work, scripts = tmp_path / "work", tmp_path / "blocks"
+    work.mkdir()
+    scripts.mkdir()
+    ran = []
+    for block in filter(_runnable, page_blocks(ROOT / page)):
+        script = scripts / f"line_{block.line}.py"
+        script.write_text(block.code)
+        run_python([str(script)], work, block.where)
+        ran.append(block.where)
+    assert ran
+    if page == "README.md":
+        # The shell command after the training block evaluates the model that block saved, as written but
+        # with fewer hands.
+        command = re.search(r"^python -m (agent_zoo\.tournament --game leduc --agents random sb3:(\S+) .*--hands \d+.*)$",
+                            (ROOT / page).read_text(), re.M)  # fmt: skip
+        assert command, "the README's evaluation command is gone"
+        assert (work / command.group(2)).is_file(), f"no block saved {command.group(2)}"
+        args = re.sub(r"--hands \d+", "--hands 50", command.group(1)).split() + ["--no-progress"]
+        table = run_python(["-m", *args], work, "README.md's evaluation command")
+        agent = f"sb3:{Path(command.group(2)).name}"
+        assert re.search(rf"^[12]\s+{re.escape(agent)}\s+[+-]\d", table, re.M), table  # its row in the ranking
 
-    import gymnasium
 
-    import poker_envs  # noqa: F401  (registers the Gymnasium ids, as the README's snippet does)
-    from agent_zoo import tournament
+@pytest.mark.parametrize("block", FRAGMENTS, ids=[b.where for b in FRAGMENTS])
+def test_fragments_are_listed(block: Block) -> None:
+    """Blocks marked ``<!-- fragment: why -->`` do not run alone; each shows in the report as a skip, with why."""
+    assert block.fragment and block.recipe is None
+    pytest.skip(f"fragment: {block.fragment}")
 
-    readme = (ROOT / "README.md").read_text()
-    command = re.search(r"python -m agent_zoo\.tournament (--game leduc --agents random sb3:(\S+) --hands \d+ --seed \d+)", readme)
-    assert command, "the README's evaluation command is gone"
-    model_path = command.group(2)
-    threads = torch.get_num_threads()
-    torch.set_num_threads(1)
-    try:
-        monkeypatch.chdir(tmp_path)
-        env = gymnasium.make("poker_envs/LeducHoldem-v0", opponent="random", seat="rotate")
-        model = MaskablePPO("MlpPolicy", env, n_steps=64, batch_size=32, seed=0).learn(64)
-        model.save(model_path)
-        args = re.sub(r"--hands \d+", "--hands 20", command.group(1)).split() + ["--no-progress"]
-        result = tournament.main(args)
-    finally:
-        torch.set_num_threads(threads)
-    assert result.agents == ["random", f"sb3:{model_path}"]
-    assert np.isfinite(result.mean).all()
+
+def test_every_recipe_block_has_its_test() -> None:
+    """The blocks marked ``<!-- recipe: NAME -->`` are skipped above because a test runs each by name: every
+    name marked is asked for by some test, and every name asked for is marked (once)."""
+    asked = set()
+    for path in (ROOT / "tests").glob("*.py"):
+        asked |= set(re.findall(r"recipe\(\s*[\"']([\w-]+)[\"']\s*\)", path.read_text()))
+    marked = [b.recipe for b in all_blocks() if b.recipe is not None]
+    assert len(marked) == len(set(marked)), marked
+    assert set(marked) == asked
+
+
+def test_the_block_reader_sees_markers_and_refuses_stray_ones(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import tests.doc_blocks as doc_blocks
+
+    monkeypatch.setattr(doc_blocks, "ROOT", tmp_path)
+    page = tmp_path / "page.md"
+    page.write_text("x\n\n<!-- fragment: an outline -->\n\n```python\nclass A: ...\n```\n\n"
+                    "<!-- recipe: two -->\n```python\nprint(2)\n```\n\n```python\nprint(3)\n```\n")  # fmt: skip
+    blocks = page_blocks(page)
+    assert [(b.line, b.fragment, b.recipe, b.code) for b in blocks] == [
+        (5, "an outline", None, "class A: ...\n"), (10, None, "two", "print(2)\n"), (14, None, None, "print(3)\n")]
+    page.write_text("<!-- fragment: why -->\ntext\n\n```python\nx = 1\n```\n")
+    with pytest.raises(ValueError, match="no python block right below"):
+        page_blocks(page)
 
 
 SIGNED_ZERO = re.compile(r"(?<![\w.])[-+]0\.0+(?![\d])(?!e)")  # "-0.000", "+0.00": a rounded figure with a sign

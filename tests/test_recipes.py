@@ -29,6 +29,7 @@ from pettingzoo.utils.wrappers import BaseWrapper
 from agent_zoo import tournament
 from poker_envs import catalog, leduc_holdem_v0, nolimit_holdem_v0
 from poker_envs.games.holdem_args import seeded_button
+from tests.doc_blocks import recipe
 from wrappers.single_agent import SingleAgentEnv
 from wrappers.supersuit import split_mask
 
@@ -37,13 +38,8 @@ HOLDEM_OBS = 126  # the default hold'em observation of a heads-up table: 108 + 2
 
 
 def readme_recipe(name: str) -> str:
-    """The python block that follows ``<!-- recipe: name -->`` in the README."""
-    text = (ROOT / "README.md").read_text()
-    marker = f"<!-- recipe: {name} -->"
-    assert marker in text, f"README has no recipe {name!r}"
-    after = text[text.index(marker) + len(marker):].lstrip()
-    assert after.startswith("```python\n"), f"recipe {name!r} must be a python block right after its marker"
-    return after[len("```python\n"):].split("\n```", 1)[0] + "\n"
+    """The python block marked ``<!-- recipe: name -->`` (tests/doc_blocks.py, the one reader of the docs' blocks)."""
+    return recipe(name)
 
 
 def run_script(tmp_path: Path, code: str, env: dict[str, str] | None = None) -> str:

@@ -17,6 +17,7 @@ import pytest
 from gymnasium import spaces
 
 from poker_envs import catalog
+from tests.doc_blocks import recipe
 from wrappers.rllib import MASK_KEY, OBS_KEY, PokerMultiAgentEnv, policy_by_seat  # needs the [rllib] extra (make test installs it)
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -161,12 +162,8 @@ def results_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 def readme_recipe() -> str:
-    """The first python block after the README's '### RLlib' heading."""
-    text = (ROOT / "README.md").read_text()
-    section = text.split("\n### RLlib\n", 1)[1]
-    match = re.search(r"```python\n(.*?)```", section, re.S)
-    assert match is not None, "README's RLlib section has no python block"
-    return match.group(1)
+    """The README's block marked ``<!-- recipe: rllib -->`` (tests/doc_blocks.py)."""
+    return recipe("rllib")
 
 
 @pytest.mark.slow
