@@ -92,7 +92,7 @@ class Leaderboard:
         ax.set_yticks(y, list(self.agents))
         ax.set_xlabel("OpenSkill rating (mu, bars +-3 sigma)")
         ax.set_title(title)
-        ax.legend(loc="lower right", fontsize=8)
+        ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0.0, fontsize=8)  # beside the axes: covers no bar
         save_figure(fig, path)
 
 

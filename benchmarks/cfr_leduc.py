@@ -126,7 +126,7 @@ def plot(runs: list[Run], path: str) -> None:
     ax.set_xlabel("seconds (ours: with an exact evaluation per iteration; OpenSpiel: iterations only)")
     ax.set_ylabel("exploitability (NashConv / 2), chips per game")
     ax.set_title("Leduc hold'em: CFR family")
-    ax.legend()
+    ax.legend(loc="lower left")  # the curves fall from the upper left: that corner stays empty
     fig.tight_layout()
     from agent_zoo.figures import save_figure
     save_figure(fig, path, dpi=120)
