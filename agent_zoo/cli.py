@@ -52,6 +52,12 @@ def parser(tool: str, description: str | None, epilog: str | None = None) -> arg
     return argparse.ArgumentParser(prog=prog, description=description, epilog=epilog, formatter_class=HelpFormatter)
 
 
+def examples(tool: str, *commands: str) -> str:
+    """The ``examples:`` block that ends a tool's ``--help`` (an epilog): one runnable command a line, given as the
+    arguments after ``python -m agent_zoo.<tool>``."""
+    return "examples:\n" + "\n".join(f"  python -m agent_zoo.{tool} {c}" for c in commands)
+
+
 def subparsers(p: argparse.ArgumentParser) -> Any:
     """Sub-commands that inherit the dialect's formatter (``add_parser`` passes it on)."""
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -117,8 +123,9 @@ def add_progress(p: argparse.ArgumentParser) -> None:
 
 
 def add_env_config(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--env-config", nargs="*", default=[], metavar="KEY=VALUE",
-                   help="environment configuration; values are read as JSON when they parse (10, true, \"x\"), else as text")
+    p.add_argument("--env-config", nargs="*", action="extend", default=[], metavar="KEY=VALUE",
+                   help="environment configuration; values are read as JSON when they parse (10, true, \"x\"), else as "
+                        "text; may be repeated (the pairs of every --env-config are merged, a key given twice is an error)")
 
 
 def env_config(p: argparse.ArgumentParser, items: Sequence[str]) -> dict[str, Any]:
@@ -129,7 +136,7 @@ def env_config(p: argparse.ArgumentParser, items: Sequence[str]) -> dict[str, An
         if not sep or not key.isidentifier():
             p.error(f"--env-config expects KEY=VALUE with KEY a name, got {item!r}")
         if key in config:
-            p.error(f"--env-config: {key} given twice")
+            p.error(f"--env-config: key {key!r} is given twice; give each key once")
         try:
             config[key] = json.loads(value)
         except json.JSONDecodeError:
@@ -180,6 +187,12 @@ def limit_threads(threads: int) -> None:
         sys.modules["torch"].set_num_threads(threads)
 
 
+def check_out(p: argparse.ArgumentParser, path: str | Path | None, option: str = "--out") -> None:
+    """An argparse ``error:`` when ``option``'s folder ``path`` exists as something else than a folder (a file)."""
+    if path is not None and Path(path).exists() and not Path(path).is_dir():
+        p.error(f"argument {option}: {str(path)!r} is a file; give a folder (created when missing)")
+
+
 def out_dir(path: str | Path) -> Path:
     """``--out``'s folder, created when missing."""
     folder = Path(path)
@@ -187,17 +200,18 @@ def out_dir(path: str | Path) -> Path:
     return folder
 
 
-def emit_json(data: Any, dest: str | None) -> bool:
+def emit_json(data: Any, dest: str | None, allow_nan: bool = True) -> bool:
     """Honour ``--json``: print ``data`` (``dest`` is ``-``) or write it to ``dest``; nothing when None.
-    Returns True when it went to stdout, so the caller prints no text."""
+    Returns True when it went to stdout, so the caller prints no text. ``allow_nan=False``: strict JSON (a NaN or
+    infinity in ``data`` is a ValueError; give None for values that cannot be computed)."""
     if dest is None:
         return False
     if dest == STDOUT:
-        print(json.dumps(data, default=_jsonable))  # one line, so a pipe reads one object per run
+        print(json.dumps(data, default=_jsonable, allow_nan=allow_nan))  # one line, so a pipe reads one object per run
         return True
     path = Path(dest)
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(data, indent=1, default=_jsonable) + "\n")
+    path.write_text(json.dumps(data, indent=1, default=_jsonable, allow_nan=allow_nan) + "\n")
     print(f"json: {path}", file=sys.stderr)
     return False
 

@@ -39,10 +39,11 @@ from agent_zoo.registry import make_agent, spec_env_options
 from agent_zoo.runner import HandOutcome, HandSpec, child_seed, play_aec, play_vector
 from agent_zoo.stats import StyleCounts
 from agent_zoo.tournament_checkpoint import Checkpoint
-from agent_zoo.tournament_report import Z95, TournamentResult, short_label, summarise
+from agent_zoo.tournament_report import Z95, TournamentResult, finite_list, short_label, summarise
 from poker_envs import catalog
 
-__all__ = ["Z95", "TournamentResult", "build_env", "main", "play_block", "run_tournament", "short_label"]
+__all__ = ["Z95", "TournamentResult", "build_env", "check_env_config", "env_config_keys", "main", "play_block",
+           "run_tournament", "short_label"]
 
 ENGINES = ("aec", "vector")
 VECTOR_GAMES = ("nolimit", "limit", "leduc", "kuhn")  # games the batched engine plays
@@ -65,10 +66,35 @@ def table_size(game: str, env_config: dict[str, Any] | None = None, players: int
     return n
 
 
+def env_config_keys(game: str) -> tuple[str, ...]:
+    """The keywords the environment of catalog game ``game`` takes (what ``--env-config`` may set)."""
+    from poker_envs.session import AEC_SESSION_ARGS
+
+    raw = importlib.import_module(catalog.game(game).module_path).raw_env
+    keys: list[str] = []
+    for name, parameter in inspect.signature(raw.__init__).parameters.items():
+        if parameter.kind is inspect.Parameter.VAR_KEYWORD:  # the hold'em variants that pass sessions on
+            keys += [k for k in AEC_SESSION_ARGS if k not in keys]
+        elif name != "self" and parameter.kind is not inspect.Parameter.VAR_POSITIONAL:
+            keys.append(name)
+    return tuple(keys)
+
+
+def check_env_config(game: str, env_config: dict[str, Any]) -> None:
+    """A ValueError naming every key of ``env_config`` the environment of ``game`` does not take, and the keys it does."""
+    allowed = env_config_keys(game)
+    unknown = [k for k in env_config if k not in allowed]
+    if unknown:
+        raise ValueError(f"unknown key{'s' if len(unknown) > 1 else ''} {', '.join(map(repr, unknown))} for {game}; "
+                         f"its environment takes: {', '.join(allowed)}")
+
+
 def build_env(game: str, env_config: dict[str, Any] | None = None, players: int | None = None) -> Any:
     """The raw AEC env of a catalog short name (``leduc``, ``nolimit``, ...) with the tournament's defaults
-    (heads-up unless ``players`` or ``env_config["num_players"]`` says otherwise)."""
+    (heads-up unless ``players`` or ``env_config["num_players"]`` says otherwise); a key the environment does
+    not take is a ValueError listing the keys it takes."""
     entry = catalog.game(game)
+    check_env_config(game, env_config or {})
     n = table_size(game, env_config, players)
     config = {**dict(entry.heads_up), **(env_config or {})}
     if entry.players[1] > 2:  # the env takes num_players
@@ -143,11 +169,12 @@ class BlockResult:
     aivat: np.ndarray | None = None  # (deals, num_agents) AIVAT-corrected values (variance_reduction "aivat")
 
     def to_json(self) -> dict[str, Any]:
-        """The block as JSON-ready values (floats round-trip exactly; nan as NaN), for the checkpoint."""
-        out = {"block": self.block, "values": self.values.tolist(), "style": [vars(c) for c in self.style],
+        """The block as strict-JSON-ready values (floats round-trip exactly; null where an agent did not sit), for
+        the checkpoint."""
+        out = {"block": self.block, "values": finite_list(self.values), "style": [vars(c) for c in self.style],
                "places": self.places.tolist(), "counters": self.counters}
         if self.aivat is not None:
-            out["aivat"] = self.aivat.tolist()
+            out["aivat"] = finite_list(self.aivat)
         return out
 
     @classmethod
@@ -536,6 +563,7 @@ def run_tournament(
     return TournamentResult(
         game, unit, names, hands, seed, mean, ci, summary, counts, n, agent_mean, agent_ci, agent_deals,
         int(env_config.get("hands_per_episode", 1)), places, counters, aivat, board,
+        env_config={**dict(entry.heads_up), **env_config},
     )
 
 
@@ -554,6 +582,13 @@ def aivat_note(chance_only: Sequence[str]) -> str:
             "for their actions, chance terms only")
 
 
+EXAMPLES = (  # the end of --help
+    "--game kuhn --agents random fold --hands 2000 --seed 1",
+    "--game nolimit --players 6 --agents random heuristic fold --hands 600 --seed 1 --out out/nolimit_6max",
+    "--game nolimit --agents random heuristic --hands 1000 --variance-reduction aivat --env-config starting_stack=50",
+)
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The command line (the zoo's dialect, see ``agent_zoo.cli``)."""
     from agent_zoo import cli
@@ -563,7 +598,8 @@ def build_parser() -> argparse.ArgumentParser:
         f"  {name + (f':<{e.arg_help}>' if e.needs_arg else (f'[:<{e.arg_help}>]' if e.arg_help else '')):<58} {e.summary}"
         for name, e in REGISTRY.items()
     )
-    parser = cli.parser("tournament", __doc__.split("\n\n")[0], epilog="agents:\n" + agents_help)
+    parser = cli.parser("tournament", __doc__.split("\n\n")[0],
+                        epilog=f"agents:\n{agents_help}\n\n{cli.examples('tournament', *EXAMPLES)}")
     parser.add_argument("--game", required=True, choices=catalog.keys(), help="the game (catalog short name)")
     parser.add_argument("--agents", nargs="+", required=True, help="registry specs, e.g. random cfr:leduc.npz (listed below)")
     parser.add_argument("--players", type=int, default=None, help="seats at the table (default: 2, or --env-config num_players)")
@@ -618,6 +654,8 @@ def main(argv: Sequence[str] | None = None) -> TournamentResult:
         build_env(args.game, env_config, args.players)
     except (TypeError, ValueError) as exc:
         parser.error(f"--env-config: {exc}")
+    cli.check_out(parser, args.out)
+    cli.check_out(parser, args.resume, "--resume")
     if args.resume is not None and args.out is not None and Path(args.resume) != Path(args.out):
         parser.error(f"argument --resume: {args.resume} differs from --out {args.out} (--resume DIR writes to DIR)")
     out = args.resume if args.resume is not None else args.out
@@ -654,12 +692,12 @@ def main(argv: Sequence[str] | None = None) -> TournamentResult:
     except KeyboardInterrupt:
         kept = f": finished blocks are kept, rerun with --resume {out}" if checkpoint is not None else ""
         parser.exit(130, f"{parser.prog}: interrupted{kept}\n")
-    if not cli.emit_json(result.to_dict(), args.json):
+    if not cli.emit_json(result.to_dict(), args.json, allow_nan=False):
         print(result.table())
     if out is not None:
         stem = cli.out_dir(out) / f"tournament_{args.game}"
         try:
-            stem.with_suffix(".json").write_text(json.dumps(result.to_dict(), indent=1))
+            stem.with_suffix(".json").write_text(json.dumps(result.to_dict(), indent=1, allow_nan=False))
             result.write_csv(str(stem.with_suffix(".csv")))
             result.write_png(str(stem.with_suffix(".png")))
             if result.ratings is not None:

@@ -32,7 +32,7 @@ class Checkpoint:
             self._read()
         else:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            self.path.write_text(json.dumps(self.header) + "\n")
+            self.path.write_text(json.dumps(self.header, allow_nan=False) + "\n")
 
     def _read(self) -> None:
         lines = self.path.read_text().split("\n")
@@ -60,7 +60,7 @@ class Checkpoint:
     def add(self, block: dict[str, Any]) -> None:
         """Append a finished block's result (a JSON-ready dict with a ``block`` key) and flush it to disk."""
         with open(self.path, "a") as f:
-            f.write(json.dumps(block) + "\n")
+            f.write(json.dumps(block, allow_nan=False) + "\n")
             f.flush()
             os.fsync(f.fileno())
         self.done[int(block["block"])] = block

@@ -13,6 +13,8 @@ rotations (heads-up: its mean over the two seatings). From these values:
 from __future__ import annotations
 
 import itertools
+import math
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -21,15 +23,42 @@ import numpy as np
 from agent_zoo.stats import StyleCounts
 
 Z95 = 1.959963984540054
+NA = "n/a"  # printed where a number cannot be computed (JSON: null)
+NO_INTERVAL = f"(±{NA}: fewer than two deals, so no interval can be computed; play more hands)"
 
 
 def mean_ci(values: np.ndarray) -> tuple[float, float]:
-    """(mean, 95% half-width) of independent values; inf half-width for one value, nan for none."""
+    """(mean, 95% half-width) of independent values; the half-width is nan (cannot be computed) for fewer than two
+    values, and both are nan for none."""
     if values.size == 0:
         return float("nan"), float("nan")
     if values.size == 1:
-        return float(values[0]), float("inf")
+        return float(values[0]), float("nan")
     return float(values.mean()), float(Z95 * values.std(ddof=1) / np.sqrt(values.size))
+
+
+def finite(value: float) -> float | None:
+    """``value`` as a float, or None (JSON ``null``) where it could not be computed (nan, inf)."""
+    value = float(value)
+    return value if math.isfinite(value) else None
+
+
+def finite_list(values: np.ndarray) -> list[Any]:
+    """An array as nested lists of floats, None where a value could not be computed (strict JSON)."""
+    array = np.asarray(values, dtype=np.float64)
+    if array.ndim == 0:
+        return finite(array)  # type: ignore[return-value]
+    return [finite_list(row) if array.ndim > 1 else finite(row) for row in array]
+
+
+def number(value: float, spec: str) -> str:
+    """``value`` formatted with ``spec``, or ``n/a`` where it could not be computed."""
+    return format(value, spec) if math.isfinite(value) else NA
+
+
+def interval(mean: float, ci: float) -> str:
+    """``+0.125±0.031`` (``±n/a`` without an interval, ``n/a`` without a mean)."""
+    return NA if not math.isfinite(mean) else f"{mean:+.3f}±{number(ci, '.3f')}"
 
 
 def summarise(values: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -72,6 +101,15 @@ class TournamentResult:
     aivat: dict[str, Any] | None = None
     # ratings=True: the population's OpenSkill leaderboard (agent_zoo.ratings.Leaderboard), one match per deal
     ratings: Any = None
+    env_config: dict[str, Any] = field(default_factory=dict)  # the environment's keywords the matches were played with
+
+    def intervals_computed(self) -> bool:
+        """Whether every pairwise and per-agent interval could be computed (each needs two deals or more)."""
+        off = ~np.eye(len(self.agents), dtype=bool)
+        every = [self.ci95[off], self.agent_ci95]
+        if self.aivat is not None:
+            every += [self.aivat["ci95"][off], self.aivat["agent_ci95"]]
+        return all(bool(np.all(np.isfinite(x))) for x in every)
 
     def decisions(self) -> dict[str, dict[str, float]]:
         """Each counting agent's counters (language models: decisions, parse failures, reprompts, fallbacks,
@@ -114,7 +152,7 @@ class TournamentResult:
 
     def table(self) -> str:
         """The pairwise matrix, the ranking and the style statistics as text (paths shortened to file names)."""
-        labels = [short_label(a, 28) for a in self.agents]
+        labels = table_labels(self.agents)
         short = dict(zip(self.agents, labels, strict=True))
         width = max(12, *(len(a) + 1 for a in labels))
         cell = 16
@@ -122,7 +160,7 @@ class TournamentResult:
         lines.append(" " * width + "".join(f"{a:>{max(cell, len(a) + 2)}}" for a in labels))
         for i, a in enumerate(labels):
             cells = [
-                ("-" if i == j else f"{self.mean[i, j]:+.3f}±{self.ci95[i, j]:.3f}").rjust(max(cell, len(labels[j]) + 2))
+                ("-" if i == j else interval(self.mean[i, j], self.ci95[i, j])).rjust(max(cell, len(labels[j]) + 2))
                 for j in range(len(labels))
             ]
             lines.append(f"{a:<{width}}" + "".join(cells))
@@ -135,19 +173,26 @@ class TournamentResult:
             s = self.style.get(name, {})
             fmt = lambda v, f: "n/a" if v is None else format(v, f)  # noqa: E731
             lines.append(
-                f"{rank:<5}{short[name]:<{width}}{mean:>+12.3f}{ci:>9.3f}{100 * mean:>+11.1f}{fmt(s.get('vpip'), '.1f'):>8}"
+                f"{rank:<5}{short[name]:<{width}}{number(mean, '+.3f'):>12}{number(ci, '.3f'):>9}{number(100 * mean, '+.1f'):>11}"
+                f"{fmt(s.get('vpip'), '.1f'):>8}"
                 f"{fmt(s.get('pfr'), '.1f'):>7}{fmt(s.get('af'), '.2f'):>7}{fmt(s.get('fold_to_bet'), '.1f'):>7}"
             )
         lines.append("(VPIP: voluntarily put chips in pre-flop; PFR: pre-flop raise; AF: (bets+raises)/calls; FtB: fold to a bet)")
+        if not self.intervals_computed():
+            lines.append(NO_INTERVAL)
         if self.aivat is not None:
             lines += ["", self._aivat_table(width, labels)]
         if self.ratings is not None:
             lines += ["", self.ratings.table()]
         if self.places.sum():
+            places = [ordinal(k) for k in range(1, self.places.shape[1] + 1)]
+            column = max(6, *(len(str(int(c))) + 2 for c in self.places.ravel()))
             lines.append("")
-            lines.append(f"{'agent':<{width}}{'mean place':>11}  sessions finished 1st, 2nd, ...")
+            lines.append("sessions finished in each place (mean place: 1 is best)")
+            lines.append(f"{'agent':<{width}}{'mean place':>11}" + "".join(f"{p:>{column}}" for p in places))
             for name, mean, row in zip(self.agents, self.mean_places(), self.places, strict=True):
-                lines.append(f"{short[name]:<{width}}{mean:>11.2f}  {' '.join(str(int(c)) for c in row)}")
+                lines.append(f"{short[name]:<{width}}{number(mean if mean is not None else math.nan, '.2f'):>11}"
+                             + "".join(f"{int(c):>{column}}" for c in row))
         decisions = self.decisions()
         if decisions:
             columns = [("decisions", "decisions", "d"), ("parse_failures", "parse fails", "d"), ("reprompts", "reprompts", "d"),
@@ -163,16 +208,19 @@ class TournamentResult:
     def _aivat_table(self, width: int, labels: list[str]) -> str:
         """AIVAT-corrected pairwise matrix and ranking beside the plain intervals."""
         a = self.aivat or {}
-        lines = ["AIVAT (variance-reduced; Burch et al., AAAI 2018): pairwise (±95% CI)"]
+        lines = ["AIVAT (variance-reduced; Burch et al., AAAI 2018): pairwise, row agent against column agent (±95% CI)"]
+        lines.append(" " * width + "".join(f"{b:>{max(16, len(b) + 2)}}" for b in labels))
         for i, label in enumerate(labels):
-            cells = [("-" if i == j else f"{a['mean'][i, j]:+.3f}±{a['ci95'][i, j]:.3f}").rjust(max(16, len(labels[j]) + 2))
+            cells = [("-" if i == j else interval(a["mean"][i, j], a["ci95"][i, j])).rjust(max(16, len(labels[j]) + 2))
                      for j in range(len(labels))]
             lines.append(f"{label:<{width}}" + "".join(cells))
+        lines.append("")
         lines.append(f"{'agent':<{width}}{'aivat mean':>12}{'±95%':>9}{'plain mean':>12}{'±95%':>9}{'width ratio':>13}")
         for i, label in enumerate(labels):
-            ratio = self.agent_ci95[i] / a["agent_ci95"][i] if a["agent_ci95"][i] > 0 else float("nan")
-            lines.append(f"{label:<{width}}{a['agent_mean'][i]:>+12.3f}{a['agent_ci95'][i]:>9.3f}{self.agent_mean[i]:>+12.3f}"
-                         f"{self.agent_ci95[i]:>9.3f}{ratio:>12.2f}x")
+            plain, corrected = float(self.agent_ci95[i]), float(a["agent_ci95"][i])
+            ratio = f"{plain / corrected:.2f}x" if math.isfinite(plain) and math.isfinite(corrected) and corrected > 0 else NA
+            lines.append(f"{label:<{width}}{number(a['agent_mean'][i], '+.3f'):>12}{number(corrected, '.3f'):>9}"
+                         f"{number(self.agent_mean[i], '+.3f'):>12}{number(plain, '.3f'):>9}{ratio:>13}")
         if a.get("chance_only"):
             lines.append(f"(no policy, chance terms only: {', '.join(a['chance_only'])})")
         return "\n".join(lines)
@@ -183,8 +231,8 @@ class TournamentResult:
             return None
         a = self.aivat
         rows = sorted(zip(self.agents, a["agent_mean"].tolist(), a["agent_ci95"].tolist(), strict=True), key=lambda r: -r[1])
-        return {"mean": a["mean"].tolist(), "ci95": a["ci95"].tolist(),
-                "ranking": [{"agent": n, "mean": m, "ci95": c, "per_100": 100 * m} for n, m, c in rows],
+        return {"mean": finite_list(a["mean"]), "ci95": finite_list(a["ci95"]),
+                "ranking": [{"agent": n, "mean": finite(m), "ci95": finite(c), "per_100": finite(100 * m)} for n, m, c in rows],
                 "chance_only": list(a["chance_only"]),
                 "method": "AIVAT (Burch, Schmid, Moravcik, Morrill, Bowling, AAAI 2018): chance terms for every agent, "
                           "decision terms for agents with action_probabilities"}
@@ -197,10 +245,11 @@ class TournamentResult:
             "agents": self.agents,
             "hands_per_match": self.hands,
             "seed": self.seed,
-            "mean": self.mean.tolist(),
-            "ci95": self.ci95.tolist(),
+            "env_config": self.env_config,
+            "mean": finite_list(self.mean),
+            "ci95": finite_list(self.ci95),
             "pairwise": "mean over the deals where both sit of (row value - column value) / 2; heads-up: the row's result",
-            "ranking": [{"agent": a, "mean": m, "ci95": c, "per_100": 100 * m} for a, m, c in self.overall()],
+            "ranking": [{"agent": a, "mean": finite(m), "ci95": finite(c), "per_100": finite(100 * m)} for a, m, c in self.overall()],
             "deals": {a: int(d) for a, d in zip(self.agents, self.agent_deals, strict=True)},
             "hands_per_episode": self.hands_per_episode,
             "places": {a: row.tolist() for a, row in zip(self.agents, self.places, strict=True)} if self.places.sum() else None,
@@ -212,14 +261,16 @@ class TournamentResult:
         }
 
     def write_csv(self, path: str) -> None:
-        """One row per ordered pair of agents: the pairwise result and the pair's hands."""
+        """One row per ordered pair of agents: the pairwise result and the pair's hands (an empty cell where a value
+        cannot be computed, e.g. the interval of a pair that met at one deal only)."""
         import csv
 
         with open(path, "w", newline="") as f:
             w = csv.writer(f)
             w.writerow(["agent", "opponent", f"mean_{self.unit}_per_{self.per.replace('-', '_')}", "ci95", "hands"])
             for i, j in itertools.permutations(range(len(self.agents)), 2):
-                w.writerow([self.agents[i], self.agents[j], repr(float(self.mean[i, j])), repr(float(self.ci95[i, j])), self.hands])
+                cells = [finite(self.mean[i, j]), finite(self.ci95[i, j])]  # empty: cannot be computed
+                w.writerow([self.agents[i], self.agents[j], *("" if c is None else repr(c) for c in cells), self.hands])
 
     def write_png(self, path: str) -> None:
         """Heat map of the pairwise matrix (red: the row agent loses, blue: it wins); with AIVAT a second one of
@@ -257,17 +308,62 @@ class TournamentResult:
         decimals = cell_decimals(lim)  # as many as the colour scale needs: +0.0042 on a scale of +-0.008
         for i, j in itertools.permutations(range(n), 2):
             color = "white" if abs(data[i, j]) > 0.6 * lim else "black"
-            ax.text(j, i, f"{signed(data[i, j], decimals)}\n±{ci95[i, j]:.{decimals}f}", ha="center", va="center",
-                    fontsize=8, color=color)
+            text = NA if not math.isfinite(data[i, j]) else f"{signed(data[i, j], decimals)}\n±{number(ci95[i, j], f'.{decimals}f')}"
+            ax.text(j, i, text, ha="center", va="center", fontsize=8, color=color)
         what = "vs column agent" if self.players == 2 else f"- column's, halved ({self.players} seats)"
         ax.set_title(f"{prefix}{self.game}:\nrow agent's {self.unit} per {self.per} {what}" if prefix or self.aivat
                      else f"{self.game}: row agent's {self.unit} per {self.per} {what}")
         fig.colorbar(im, ax=ax, shrink=0.8, label=f"{self.unit} per {self.per}")
 
 
+def ordinal(k: int) -> str:
+    """1 -> ``1st``, 2 -> ``2nd``, 3 -> ``3rd``, 4 -> ``4th``, 11 -> ``11th``."""
+    suffix = "th" if 10 <= k % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(k % 10, "th")
+    return f"{k}{suffix}"
+
+
+SEPARATORS = "_-.+/@:,"  # where a long label may be shortened: after one of these, never inside a word
+
+
+def shorten(label: str, width: int) -> str:
+    """``label`` if it fits ``width``, else its first and last words joined by ``…`` (words end at a separator of
+    ``SEPARATORS``), so the part that tells two similar names apart (``..._cfr+3.npz``) stays; a label without
+    separators is cut at ``width``."""
+    if len(label) <= width:
+        return label
+    words = re.findall(rf"[^{re.escape(SEPARATORS)}]*[{re.escape(SEPARATORS)}]|[^{re.escape(SEPARATORS)}]+$", label)
+    head: list[str] = []
+    tail: list[str] = []
+    budget = width - 1  # the ellipsis
+    lo, hi = 0, len(words) - 1
+    used = 0
+    while lo <= hi:
+        grew = False
+        for side in ("head", "tail"):
+            if lo > hi:
+                break
+            word = words[lo] if side == "head" else words[hi]
+            if used + len(word) > budget:
+                continue
+            used += len(word)
+            grew = True
+            if side == "head":
+                head.append(word)
+                lo += 1
+            else:
+                tail.insert(0, word)
+                hi -= 1
+        if not grew:
+            break
+    if not head:
+        return label[: width - 1] + "…"
+    return "".join(head).rstrip(SEPARATORS) + "…" + "".join(tail)
+
+
 def short_label(spec: str, width: int = 22) -> str:
-    """``cfr:/long/path/leduc.npz`` -> ``cfr:leduc.npz`` (cut to ``width``) for plot labels; an argument holding
-    a URL (``llm:model@http://host/v1``) keeps its start, without the scheme."""
+    """``cfr:/long/path/leduc.npz`` -> ``cfr:leduc.npz`` for tables and plot labels, longer than ``width``
+    shortened at word boundaries (``shorten``); an argument holding a URL (``llm:model@http://host/v1``) keeps
+    its start, without the scheme."""
     from pathlib import PurePath
 
     name, sep, arg = spec.partition(":")
@@ -276,4 +372,13 @@ def short_label(spec: str, width: int = 22) -> str:
         label = f"{name}:{head.rsplit('@', 1)[0]}@{rest}" if "@" in head else f"{name}:{rest}"
     else:
         label = f"{name}:{PurePath(arg).name}" if sep else spec
-    return label if len(label) <= width else label[: width - 1] + "…"
+    return shorten(label, width)
+
+
+def table_labels(agents: list[str], width: int = 32) -> list[str]:
+    """The agents' labels in text tables: ``short_label`` at ``width``, or uncut (paths still shortened to file
+    names) when shortening would make two of them read the same."""
+    labels = [short_label(a, width) for a in agents]
+    if len(set(labels)) < len(labels):
+        labels = [short_label(a, 10**6) for a in agents]
+    return labels

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import json
+import re
 import sys
 
 import numpy as np
@@ -245,3 +246,153 @@ def test_duplicate_deals_replay_the_same_cards_in_every_game(game):
     # deal's two results cancel exactly; cards dealt anew for the second seating would not cancel.
     result = run_tournament(game, [Scripted("a", 1), Scripted("b", 1)], hands=60, seed=9, progress=False, style=False)
     assert result.mean[0, 1] == 0.0 and result.ci95[0, 1] == 0.0
+
+
+def _strict(text: str) -> dict:
+    """``text`` parsed as strict JSON: NaN / Infinity are refused."""
+    def refuse(constant: str) -> None:
+        raise AssertionError(f"not strict JSON: {constant}")
+    return json.loads(text, parse_constant=refuse)
+
+
+def test_one_deal_gives_no_interval_shown_as_n_a_and_null(tmp_path, capsys):
+    """Two hands heads-up are one deal: its mean is known, its interval is not; the text says n/a, JSON says null."""
+    result = tournament.main(["--game", "kuhn", "--agents", "random", "fold", "--hands", "2", "--no-progress",
+                              "--variance-reduction", "aivat", "--out", str(tmp_path)])
+    text = capsys.readouterr().out
+    assert result.mean[0, 1] == 1.0 and not np.isfinite(result.ci95[0, 1])
+    assert "+1.000±n/a" in text and "-1.000±n/a" in text and "fewer than two deals" in text
+    assert "inf" not in text and "nan" not in text
+    assert re.search(r"^random +\+0\.688 +n/a +\+1\.000 +n/a +n/a$", text, re.M), text  # the AIVAT ranking's width ratio
+    written = _strict((tmp_path / "tournament_kuhn.json").read_text())
+    assert written["ci95"] == [[0.0, None], [None, 0.0]] and written["mean"] == [[0.0, 1.0], [-1.0, 0.0]]
+    assert [r["ci95"] for r in written["ranking"]] == [None, None] and written["aivat"]["ci95"][0][1] is None
+    rows = list(csv.reader(open(tmp_path / "tournament_kuhn.csv")))
+    assert rows[1][:4] == ["random", "fold", "1.0", ""]  # an empty cell: no interval
+    tournament.main(["--game", "kuhn", "--agents", "random", "fold", "--hands", "2", "--no-progress", "--json"])
+    assert _strict(capsys.readouterr().out)["ranking"][0] == {"agent": "random", "mean": 1.0, "ci95": None, "per_100": 100.0}
+
+
+def test_two_deals_give_intervals_and_no_note(capsys):
+    tournament.main(["--game", "kuhn", "--agents", "random", "fold", "--hands", "4", "--no-progress"])
+    text = capsys.readouterr().out
+    assert "±n/a" not in text and "fewer than two deals" not in text and "±0.000" in text
+
+
+def test_checkpoint_of_seats_left_empty_is_strict_json_and_resumes(tmp_path):
+    """Three agents, two seats: each deal leaves an agent out (nan inside); the checkpoint writes null there."""
+    path = tmp_path / "t.checkpoint.jsonl"
+    whole = run_tournament("kuhn", ["random", "fold", "random:kinds"], hands=12, seed=2, progress=False, block_deals=2,
+                           checkpoint=path)
+    lines = path.read_text().splitlines()
+    blocks = [_strict(line) for line in lines[1:]]
+    assert any(v is None for b in blocks for row in b["values"] for v in row)
+    path.write_text("\n".join(lines[:2]) + "\n")  # as if interrupted after the first block
+    resumed = run_tournament("kuhn", ["random", "fold", "random:kinds"], hands=12, seed=2, progress=False, block_deals=2,
+                             checkpoint=path, resume=True)
+    assert np.array_equal(resumed.mean, whole.mean) and np.array_equal(resumed.ci95, whole.ci95, equal_nan=True)
+
+
+def test_repeated_env_config_is_merged_and_recorded(capsys):
+    tournament.main(["--game", "nolimit", "--agents", "random", "fold", "--hands", "4", "--no-progress", "--json",
+                     "--env-config", "starting_stack=50", "--env-config", "bet_sizing=chips"])
+    written = _strict(capsys.readouterr().out)
+    assert written["env_config"] == {"num_players": 2, "starting_stack": 50, "bet_sizing": "chips"}
+    result = run_tournament("nolimit", ["random", "fold"], hands=4, progress=False, env_config={"starting_stack": 50})
+    assert result.env_config == {"num_players": 2, "starting_stack": 50}
+    with pytest.raises(SystemExit) as exit_:
+        tournament.main(["--game", "nolimit", "--agents", "random", "fold", "--env-config", "starting_stack=50",
+                         "--env-config", "starting_stack=60"])
+    assert exit_.value.code == 2
+    assert "--env-config: key 'starting_stack' is given twice" in capsys.readouterr().err
+
+
+def test_unknown_env_config_key_lists_the_allowed_ones():
+    with pytest.raises(ValueError, match=r"unknown key 'num_playerz' for kuhn; its environment takes: obs_encoder, "
+                                         r"render_mode, num_players$"):
+        tournament.build_env("kuhn", {"num_playerz": 3})
+    with pytest.raises(ValueError, match=r"unknown keys 'a', 'b' for omaha; .* hands_per_episode, rebuy"):
+        run_tournament("omaha", ["random", "fold"], hands=2, progress=False, env_config={"a": 1, "b": 2})
+    assert "eliminated" in tournament.env_config_keys("potlimit")  # its session keywords pass through **session
+
+
+def test_out_that_is_a_file_is_a_clear_error(tmp_path, capsys):
+    (tmp_path / "taken").write_text("")
+    with pytest.raises(SystemExit) as exit_:
+        tournament.main(["--game", "kuhn", "--agents", "random", "fold", "--hands", "4", "--out", str(tmp_path / "taken")])
+    assert exit_.value.code == 2
+    err = capsys.readouterr().err
+    assert "Traceback" not in err
+    assert err.strip().splitlines()[-1] == (f"python -m agent_zoo.tournament: error: argument --out: "
+                                            f"{str(tmp_path / 'taken')!r} is a file; give a folder (created when missing)")
+
+
+def test_tables_headers_and_columns_line_up(tmp_path, kuhn_policy):
+    """The places table has a column per place under its header; the AIVAT matrix names its columns; a long agent
+    name is shortened at a word boundary, keeping its end."""
+    long = tmp_path / "kuhn_cfr_plus_policy_after_two_hundred_iterations.npz"
+    long.write_bytes(open(kuhn_policy, "rb").read())
+    result = run_tournament("kuhn", ["random", f"cfr:{long}"], hands=40, progress=False, variance_reduction="aivat")
+    text = result.table()
+    label = tournament.short_label(f"cfr:{long}", 32)
+    assert label == "cfr:kuhn_cfr…iterations.npz" and label in text
+    aivat = text.split("AIVAT (")[1].splitlines()
+    assert aivat[1].split() == ["random", label]  # the column header above the corrected matrix
+    sng = run_tournament("nolimit", ["random", "heuristic", "fold"], hands=6, players=3, sit_and_go=True, progress=False)
+    lines = sng.table().split("sessions finished in each place")[1].splitlines()[1:5]
+    header, rows = lines[0], lines[1:]
+    assert header.split()[-3:] == ["1st", "2nd", "3rd"]
+    for row in rows:  # every count ends where its place's header ends
+        ends = [m.end() for m in re.finditer(r"\S+", row)][-3:]
+        assert ends == [m.end() for m in re.finditer(r"\S+", header)][-3:], (header, row)
+
+
+@pytest.mark.parametrize("spec, width, label", [
+    ("cfr:/some/where/leduc_cfr+1000.npz", 28, "cfr:leduc_cfr+1000.npz"),
+    ("cfr:/x/kuhn_cfr_plus_policy_after_ten_iterations.npz", 28, "cfr:kuhn_cfr…iterations.npz"),
+    ("module:agent_zoo.fixed_agents:calling_station", 28, "module:agent_zoo…station"),
+    ("abcdefghijklmnopqrstuvwxyz0123456789", 12, "abcdefghijk…"),  # no word boundary: cut
+])
+def test_short_labels_cut_at_word_boundaries(spec, width, label):
+    assert tournament.short_label(spec, width) == label and len(label) <= width
+
+
+def test_labels_that_would_read_the_same_stay_whole():
+    from agent_zoo.tournament_report import table_labels
+
+    agents = ["module:bots_version_a.policy_strong:make", "module:bots_version_b.policy_strong:make"]
+    assert table_labels(agents, 20) == agents
+
+
+def test_showcase_plays_every_catalog_game_and_solves_only_what_they_need(tmp_path, capsys):
+    from agent_zoo import showcase
+    from poker_envs import catalog
+
+    fake = {f"{g}{w}": tmp_path / "p.npz" for g in catalog.keys(solver="cfr") for w in ("", "_weak")}
+    for key in catalog.keys():
+        assert [lineup.game for lineup in showcase.lineups(key, fake)][:1] == [key]
+    results = showcase.main(["--hands", "4", "--games", "omaha", "kuhn", "--rnad-steps", "0", "--workers", "1",
+                             "--cfr-iterations", "20", "--no-progress", "--out", str(tmp_path)])
+    assert set(results) == {"kuhn", "omaha"} and results["omaha"].agents == ["random", "heuristic", "fold"]
+    printed = capsys.readouterr().out
+    assert "solved kuhn" in printed and "leduc" not in printed and not list(tmp_path.glob("leduc*"))
+    assert "== kuhn (2 seats): random, cfr:kuhn_cfr+3.npz, cfr:kuhn_cfr+20.npz; 4 hands per match\n" in printed
+    assert ("== omaha (2 seats): random, heuristic, fold; 4 hands per match (--hands 4 x 0.5, raised to 2 deals of 2 "
+            "seats: one deal gives no interval)\n") in printed
+    assert "±n/a" not in printed and str(tmp_path / "tournament_omaha.png") in printed
+    for game in ("kuhn", "omaha"):
+        assert _strict((tmp_path / f"tournament_{game}.json").read_text())["game"] == game
+
+
+@pytest.mark.parametrize("hands, factor, seats, count, how", [
+    (40, 1.0, 2, 40, ""),
+    (2000, 0.5, 2, 1000, "--hands 2000 x 0.5"),
+    (2000, 0.03, 6, 60, "--hands 2000 x 0.03"),
+    (110, 0.3, 6, 30, "--hands 110 x 0.3, rounded down to a multiple of 6 seats"),
+    (6, 0.3, 6, 12, "--hands 6 x 0.3, raised to 2 deals of 6 seats: one deal gives no interval"),
+    (4, 0.5, 2, 4, "--hands 4 x 0.5, raised to 2 deals of 2 seats: one deal gives no interval"),
+])
+def test_showcase_says_how_each_match_count_follows_from_hands(hands, factor, seats, count, how):
+    from agent_zoo.showcase import match_hands
+
+    assert match_hands(hands, factor, seats) == (count, how)

@@ -28,6 +28,13 @@ TOOLS_ERRORS = [  # (module, argv, what the error line must say)
     ("agent_zoo.threshold.__main__", ["--players", "2", "--batch", "1"], "argument --batch: only with --sampled"),
     ("agent_zoo.threshold.__main__", ["--players", "2", "--seed", "4"], "argument --seed: only with --sampled"),
     ("agent_zoo.play", ["--game", "leduc", "--opponents", "random"], "argument --game: invalid choice: 'leduc'"),
+    ("agent_zoo.tournament", ["--game", "kuhn", "--agents", "random", "fold", "--env-config", "num_playerz=3"],
+     "--env-config: unknown key 'num_playerz' for kuhn; its environment takes: obs_encoder, render_mode, num_players"),
+    ("agent_zoo.lbr.__main__", ["--game", "leduc", "--agent", "random", "--hands", "2", "--env-config", "num_playerz=2"],
+     "unknown key 'num_playerz' for leduc; its environment takes: obs_encoder, render_mode, num_players"),
+    ("agent_zoo.showcase", ["--hands", "3"], "argument --hands: must be an even number >= 4"),
+    ("agent_zoo.showcase", ["--hands", "2"], "argument --hands: must be an even number >= 4"),
+    ("agent_zoo.showcase", ["--games"], "argument --games: expected at least one argument"),
 ]
 
 

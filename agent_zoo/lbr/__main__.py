@@ -22,11 +22,16 @@ from agent_zoo.registry import make_agent
 from agent_zoo.tournament import build_env
 
 GAMES = ("leduc", "nolimit", "push_fold")  # catalog keys of the games LBR plays (Leduc, push/fold: heads-up)
+EXAMPLES = (  # the end of --help
+    "--game nolimit --agent heuristic --hands 200 --seed 1",
+    "--game nolimit --agent random --players 3 --hands 60 --rollouts 50",
+    "--game push_fold --agent push_fold --hands 500 --env-config stack_bb=10 --json",
+)
 
 
 def build_parser() -> argparse.ArgumentParser:
     """The command line, in the zoo's dialect (``agent_zoo.cli``)."""
-    p = cli.parser("lbr", __doc__)
+    p = cli.parser("lbr", __doc__, epilog=cli.examples("lbr", *EXAMPLES))
     p.add_argument("--game", choices=GAMES, default="nolimit", help="game (catalog key)")
     p.add_argument("--players", type=cli.positive_int, default=2, help="seats: 2 (heads-up), or 3 to 6 for multi-way LBR (nolimit)")
     p.add_argument("--engine", choices=ENGINES, default="aec", help="rules states one hand at a time, or the batched engine (heads-up nolimit)")
