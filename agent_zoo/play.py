@@ -210,6 +210,9 @@ def build_table(game: str, players: int, opponents: Sequence[str], seat: int,
     low, high = entry.players
     if not low <= players <= high:
         raise ValueError(f"players: {game} seats {low}..{high} players, got {players}")
+    from agent_zoo.tournament import check_env_config
+
+    check_env_config(game, env_config or {})
     config = dict(env_config or {})
     config.setdefault("history", True)  # the reply parser reads the hand so far (poker_envs.text)
     if low != high:
@@ -325,7 +328,7 @@ def _play_episode(env: Any, raw: Any, agents: Sequence[Agent | None], names: Seq
         if raw.hands_done != seen:  # a hand ended: show it, count it
             seen = raw.hands_done
             hand_state, _, table = raw.last_hand
-            _show_down(hand_state, [names[e] for e in table.seats], [won[e] for e in table.seats], out)
+            _show_down(hand_state, [names[e] for e in table.seats], [won[e] for e in table.seats], out, list(table.seats))
             result.totals += won
             result.hands += 1
             won[:] = 0
@@ -337,17 +340,19 @@ def _play_episode(env: Any, raw: Any, agents: Sequence[Agent | None], names: Seq
                 out.write(f"\n=== hand {result.hands + 1} of {hands} ===\n")
 
 
-def _show_down(state: Any, names: Sequence[str], won: Sequence[float], out: TextIO) -> None:
+def _show_down(state: Any, names: Sequence[str], won: Sequence[float], out: TextIO,
+               seats: Sequence[int] | None = None) -> None:
     """The cards shown at a showdown (seats that did not fold, when more than one is left) and the results;
-    ``names`` and ``won`` by the hand's seats."""
+    ``names`` and ``won`` by the hand's seats, ``seats``: the table's seat number of each (default: the same)."""
+    seats = list(range(len(names))) if seats is None else list(seats)
     live = [s for s in range(len(names)) if not _folded(state, s)]
     if len(live) > 1:
         # the rules' own hand values (the game's ranking: short deck ranks A-6-7-8-9 a straight)
         values = state.strengths if isinstance(state, HoldemState) else state.strengths()
         out.write(f"  showdown, board {cards_text(state.board)}:\n")
         for s in live:
-            out.write(f"    seat {s} ({names[s]}): {cards_text(state.hole[s])}  ({describe(values[s])})\n")
-    out.write("  result: " + ", ".join(f"{names[s]} {won[s]:+.2f}" for s in range(len(names))) + " bb\n")
+            out.write(f"    seat {seats[s]} ({names[s]}): {cards_text(state.hole[s])}  ({describe(values[s])})\n")
+    out.write("  result: " + ", ".join(f"seat {seats[s]} ({names[s]}) {won[s]:+.2f}" for s in range(len(names))) + " bb\n")
 
 
 def _folded(state: Any, seat: int) -> bool:
@@ -358,14 +363,23 @@ def _folded(state: Any, seat: int) -> bool:
 
 def summary(result: SessionResult) -> str:
     """Totals per seat over the session (big blinds)."""
-    per = ", ".join(f"{n} {t:+.2f}" for n, t in zip(result.names, result.totals))
+    per = ", ".join(f"seat {s} ({n}) {t:+.2f}" for s, (n, t) in enumerate(zip(result.names, result.totals, strict=True)))
     return f"after {result.hands} hand(s): {per} bb"
 
 
+EXAMPLES = (  # the end of --help
+    "--game nolimit --opponents heuristic --hands 10 --seed 1",
+    "--game nolimit --players 6 --opponents heuristic random --hands 20 --out out/play",
+    "--game push_fold --opponents push_fold --hands 20 --env-config stack_bb=8",
+)
+
+
 def build_parser() -> argparse.ArgumentParser:
+    """The command line (the zoo's dialect, see ``agent_zoo.cli``)."""
     from agent_zoo import cli
 
-    parser = cli.parser("play", __doc__.split("\n\n")[0], epilog="agent specs: see python -m agent_zoo.tournament --help")
+    parser = cli.parser("play", __doc__.split("\n\n")[0],
+                        epilog="agent specs: see python -m agent_zoo.tournament --help\n\n" + cli.examples("play", *EXAMPLES))
     parser.add_argument("--game", required=True, choices=playable_games(), help="the game (the hold'em family)")
     parser.add_argument("--players", type=int, default=2, help="seats at the table, yours included")
     parser.add_argument("--opponents", nargs="+", required=True, help="agent specs, one per other seat or one for all")
@@ -385,6 +399,7 @@ def main(argv: Sequence[str] | None = None, input_stream: TextIO | None = None,
     parser = build_parser()
     args = parser.parse_args(argv)
     env_config = cli.env_config(parser, args.env_config)
+    cli.check_out(parser, args.out)
     cli.limit_threads(args.threads)  # before an agent (sb3:, cnn:, rnad:, cluster:) loads torch
     phh = None if args.out is None else str(cli.out_dir(args.out) / f"play_{args.game}.phhs")
     try:

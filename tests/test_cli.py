@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import argparse
-import re
 import importlib
 import importlib.util
 import json
+import re
+import shlex
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -117,6 +118,21 @@ def test_example_help(name: str, capsys: pytest.CaptureFixture[str], monkeypatch
         assert "--no-progress" in text
     if ".save(" in source or "savefig" in source or "png" in source:
         assert "--out DIR" in text
+
+
+@pytest.mark.parametrize("tool", ["tournament", "lbr", "play", "showcase"])
+def test_help_ends_with_examples_that_parse(tool: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """The help of the tools a new user starts with ends with two or three commands to copy, each one valid."""
+    module = importlib.import_module(TOOLS[tool])
+    text = help_text(module.main, [], capsys)
+    _, sep, block = text.rpartition("\nexamples:\n")
+    assert sep, text[-300:]
+    lines = block.rstrip("\n").split("\n")
+    assert 2 <= len(lines) <= 3, block
+    for line in lines:
+        assert line.startswith(f"  python -m agent_zoo.{tool} "), line
+        words = shlex.split(line)[3:]
+        module.build_parser().parse_args(words)  # an invalid example exits 2 here
 
 
 def test_usage_line_when_run_with_python_m() -> None:

@@ -106,6 +106,10 @@ def test_main_fills_the_other_seats_with_the_specs_in_turn() -> None:
                    "--seed", "1"], input_stream=Script(["c"], repeat=100), output_stream=out)
     assert result.names == ["you", "heuristic", "random", "heuristic", "random", "heuristic"]
     assert result.hands == 2
+    text = out.getvalue()
+    seats = ", ".join(f"seat {s} \\({name}\\) [+-]\\d+\\.\\d\\d" for s, name in enumerate(result.names))
+    assert len(re.findall(rf"  result: {seats} bb\n", text)) == 2, text  # two agents of one name: the seat tells them apart
+    assert re.search(rf"after 2 hand\(s\): {seats} bb\n", text), text
 
 
 def test_a_folding_player_loses_at_most_the_blinds_and_sees_only_own_cards(tmp_path: Path) -> None:
@@ -155,6 +159,8 @@ def test_main_plays_push_fold_and_ends_at_quit_or_end_of_input() -> None:
     (["--game", "nolimit", "--players", "3", "--opponents", "random", "random", "fold"], "--opponents: give 1 to 2 agent specs"),
     (["--game", "nolimit", "--opponents", "random", "--seat", "5"], "seat must be a seat 0..1"),
     (["--game", "nolimit", "--opponents", "nobody"], "unknown agent 'nobody'"),
+    (["--game", "nolimit", "--opponents", "random", "--env-config", "num_playerz=3"],
+     "unknown key 'num_playerz' for nolimit; its environment takes: num_players, small_blind, big_blind"),
 ])
 def test_main_refuses_bad_setups(argv: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as exc:
@@ -192,3 +198,7 @@ def test_showdown_names_hands_by_the_games_ranking() -> None:
     out = io.StringIO()
     _show_down(state, ["you", "kings"], [1.0, -1.0], out)
     assert "As 6d  (straight, nine high)" in out.getvalue() and "Kh Kc  (pair of kings)" in out.getvalue()
+    out = io.StringIO()
+    _show_down(state, ["you", "kings"], [1.0, -1.0], out, seats=[0, 3])  # a session's hand: the table's seat numbers
+    assert "    seat 3 (kings): Kh Kc" in out.getvalue()
+    assert "  result: seat 0 (you) +1.00, seat 3 (kings) -1.00 bb" in out.getvalue()
