@@ -32,7 +32,9 @@ from agent_zoo import cli
 def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser = cli.parser("examples/cleanrl_masked_ppo.py", __doc__.split("\n\n")[0])
     parser.add_argument("--env-id", default="poker_envs/LeducHoldem-v0", help="a poker_envs Gymnasium id")
-    parser.add_argument("--total-timesteps", type=cli.positive_int, default=200_000, help="steps over all tables")
+    parser.add_argument("--total-timesteps", type=cli.positive_int, default=200_000,
+                        help="steps over all tables; rounded up to whole rollouts of --num-envs x --num-steps, and the "
+                             "output says so")
     cli.add_seed(parser, default=1)
     parser.add_argument("--num-envs", type=cli.positive_int, default=16, help="tables stepped together")
     parser.add_argument("--num-steps", type=cli.positive_int, default=128, help="steps per table per rollout")
@@ -89,7 +91,11 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     args = parse_args(argv)
     batch_size = args.num_envs * args.num_steps
     minibatch_size = batch_size // args.num_minibatches
-    num_iterations = max(1, args.total_timesteps // batch_size)
+    # Whole rollouts, at least the steps asked (as the zoo's other PPO trainers round), said when it is more.
+    num_iterations = -(-args.total_timesteps // batch_size)
+    if num_iterations * batch_size != args.total_timesteps:
+        print(f"{args.total_timesteps:,} steps asked: rounded up to {num_iterations} whole rollouts of {args.num_envs} "
+              f"tables x {args.num_steps} steps = {num_iterations * batch_size:,} steps", flush=True)
 
     # Seeding: Python, numpy and torch, the env, and one torch generator for the actions sampled.
     random.seed(args.seed)
@@ -182,10 +188,11 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     seconds = time.perf_counter() - start
     first, last = (float(np.mean(h)) if h else float("nan") for h in (hand_rewards[0], hand_rewards[-1]))
     steps = num_iterations * batch_size
-    print(f"{steps:,} steps in {seconds:.1f} s; chips per hand against random: first iteration {first:+.3f}, "
+    asked = f" ({args.total_timesteps:,} asked)" if steps != args.total_timesteps else ""
+    print(f"{steps:,} steps{asked} in {seconds:.1f} s; chips per hand against random: first iteration {first:+.3f}, "
           f"last {last:+.3f}; illegal actions: {illegal}")
-    return {"steps": steps, "illegal": illegal, "losses": losses, "first": first, "last": last,
-            "hands": [len(h) for h in hand_rewards], "agent": agent}
+    return {"steps": steps, "steps_requested": args.total_timesteps, "illegal": illegal, "losses": losses,
+            "first": first, "last": last, "hands": [len(h) for h in hand_rewards], "agent": agent}
 
 
 if __name__ == "__main__":

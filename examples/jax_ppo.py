@@ -17,7 +17,7 @@ from agent_zoo import cli
 
 def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     parser = cli.parser("examples/jax_ppo.py", __doc__.split("\n\n")[0])
-    parser.add_argument("--steps", type=cli.positive_int, default=2_000_000, help="environment decisions (all seats)")
+    parser.add_argument("--steps", type=cli.positive_int, default=2_000_000, help="environment decisions (all seats; rounded up to whole updates, as the output says)")
     parser.add_argument("--num-envs", type=cli.positive_int, default=1024, help="tables stepped together")
     cli.add_seed(parser)
     cli.add_out(parser, None, "checkpoints (default: none)")
@@ -30,6 +30,8 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     from agent_zoo.jax_ppo.train import train
 
     config = PPOConfig(game="nolimit", num_envs=args.num_envs, total_steps=args.steps, seed=args.seed)
+    if config.rounding_note():
+        print(config.rounding_note(), flush=True)
     result = train(config, out=args.out, progress=not args.no_progress)
     rate = result["steps_per_second"] or 0.0
     print(f"{result['steps']:,} steps on {jax.devices()[0].platform}: {rate:,.0f} steps/s "

@@ -179,3 +179,47 @@ def test_pettingzoo_says_the_same_words() -> None:
     spec = importlib.util.find_spec("pettingzoo.classic.rlcard_envs.leduc_holdem")  # read, not imported (needs rlcard)
     assert spec is not None and spec.origin is not None
     assert NO_RENDER_MODE in Path(spec.origin).read_text()
+
+
+# ---- step counts: whole rollouts, at least the steps asked, said in the output ----------------------
+def test_jax_ppo_rounds_steps_up_and_says_so(tmp_path, capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    from agent_zoo.jax_ppo.__main__ import main
+    from agent_zoo.jax_ppo.config import PPOConfig
+
+    assert PPOConfig(total_steps=8192, num_envs=256, rollout_length=32).rounding_note() is None
+    config = PPOConfig(total_steps=300_000, num_envs=256, rollout_length=32)
+    assert config.steps_run == 303_104 and config.rounding_note() == (
+        "300,000 steps asked: rounded up to 37 whole updates of 256 tables x 32 decisions = 303,104 steps "
+        "(a multiple of 8,192 runs exactly)")
+
+    summary = tmp_path / "run.json"
+    argv = ["train", "--game", "leduc", "--steps", "300", "--num-envs", "16", "--set", "rollout_length=8", "epochs=2",
+            "minibatches=2", "hidden_sizes=32,32", "snapshot_interval=2", "checkpoint_interval=2", "--json", str(summary)]
+    main(argv)
+    captured = capsys.readouterr()
+    data = json.loads(summary.read_text())
+    assert data["steps"] == 384 and data["steps_requested"] == 300 and data["updates"] == 3 and data["steps_per_update"] == 128
+    assert data["steps_note"] and "rounded up to 3 whole updates" in data["steps_note"]
+    assert captured.out.splitlines()[0] == data["steps_note"] and "384 steps (300 asked), 3 updates" in captured.out
+    # the bar: it ends at 100% of the steps it runs, and stays (not erased at the end)
+    bar = captured.err.split("\n")[0]  # tqdm redraws one line with carriage returns; a kept bar ends with a newline
+    last = bar.split("\r")[-1]
+    assert "100%" in last and "384/384" in last and last.strip(), captured.err[-300:]
+    assert captured.err.split("\n")[1].startswith("json: "), captured.err[-300:]
+
+
+def test_cleanrl_example_rounds_steps_up_and_says_so(capsys: pytest.CaptureFixture[str]) -> None:
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parent.parent / "examples" / "cleanrl_masked_ppo.py"
+    spec = importlib.util.spec_from_file_location("cleanrl_masked_ppo_frictions", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    out = module.main(["--total-timesteps", "300", "--num-envs", "4", "--num-steps", "32", "--seed", "3", "--no-progress"])
+    assert out["steps"] == 384 and out["steps_requested"] == 300  # 3 rollouts of 128: at least the steps asked
+    text = capsys.readouterr().out
+    assert "300 steps asked: rounded up to 3 whole rollouts of 4 tables x 32 steps = 384 steps" in text
+    assert "384 steps (300 asked)" in text

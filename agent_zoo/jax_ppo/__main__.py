@@ -32,7 +32,9 @@ def build_parser() -> argparse.ArgumentParser:
     sub = cli.subparsers(parser)
     tr = sub.add_parser("train", help="train (or resume from --out's latest checkpoint); prints steps/s and the last metrics")
     tr.add_argument("--game", choices=GAMES, default="nolimit", help="the game (no-limit: heads-up, abstract bet sizing)")
-    tr.add_argument("--steps", type=cli.positive_int, required=True, help="environment decisions (all tables, all seats)")
+    tr.add_argument("--steps", type=cli.positive_int, required=True,
+                    help="environment decisions (all tables, all seats); rounded up to whole updates of --num-envs x "
+                         "rollout_length decisions, and the output says so")
     tr.add_argument("--num-envs", type=cli.positive_int, default=PPOConfig.num_envs, help="tables stepped together")
     tr.add_argument("--set", nargs="*", default=[], metavar="FIELD=VALUE",
                     help=f"other PPOConfig fields, e.g. rollout_length=64 hidden_sizes=128,128 mix=0,1,0 (weights of {','.join(OPPONENTS)})")
@@ -92,11 +94,15 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
         parser.error("argument --exploitability: needs --out and --game leduc or kuhn")
     from agent_zoo.jax_ppo.train import train
 
+    note = config.rounding_note()
+    if note and args.json != cli.STDOUT:
+        print(note, flush=True)  # before the bar, so the user knows the bar's total at once
     try:
         result = train(config, args.out, progress=not args.no_progress)
     except ValueError as exc:  # --out holds another run
         parser.error(f"argument --out: {exc}")
     result.pop("state")
+    result["steps_note"] = note
     if args.exploitability:
         curve = run_exploitability(parser, Path(args.out))
         result["exploitability"] = curve["rows"][-1]["exploitability"]
@@ -104,7 +110,8 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     if not cli.emit_json(result, args.json):
         final = result["final"] or {}
         rate = result["steps_per_second"]
-        print(f"{config.game}: {result['steps']:,} steps, {result['updates']} updates"
+        asked = f" ({config.total_steps:,} asked)" if result["steps"] != config.total_steps else ""
+        print(f"{config.game}: {result['steps']:,} steps{asked}, {result['updates']} updates"
               + (f", resumed from update {result['resumed_from']}" if result["resumed_from"] else "")
               + (f"; {rate:,.0f} steps/s (compile {result['compile_seconds']:.1f} s)" if rate else "; nothing left to train"))
         if final:

@@ -28,7 +28,7 @@ class PPOConfig:
     num_envs: int = 256
     # Decisions per table (every seat's, learner or not) in one rollout; one update per rollout.
     rollout_length: int = 32
-    # Environment decisions to train for (all tables, all seats); rounded up to whole updates.
+    # Environment decisions to train for (all tables, all seats); rounded up to whole updates (``steps_run``).
     total_steps: int = 1_000_000
     # Adam learning rate.
     learning_rate: float = 3e-4
@@ -106,6 +106,18 @@ class PPOConfig:
     def num_updates(self) -> int:
         """Updates of the run: ``total_steps`` rounded up to whole rollouts."""
         return -(-self.total_steps // self.steps_per_update)
+
+    @property
+    def steps_run(self) -> int:
+        """Environment decisions the run takes: ``num_updates`` whole rollouts, at least ``total_steps``."""
+        return self.num_updates * self.steps_per_update
+
+    def rounding_note(self) -> str | None:
+        """One line saying how ``total_steps`` was rounded up to whole updates (None when it is a multiple)."""
+        if self.steps_run == self.total_steps:
+            return None
+        return (f"{self.total_steps:,} steps asked: rounded up to {self.num_updates} whole updates of {self.num_envs} tables "
+                f"x {self.rollout_length} decisions = {self.steps_run:,} steps (a multiple of {self.steps_per_update:,} runs exactly)")
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

@@ -371,7 +371,8 @@ def _resume(out: Path, config: PPOConfig, template: RunState) -> tuple[RunState,
 
 
 def train(config: PPOConfig, out: str | Path | None = None, progress: bool = True) -> dict[str, Any]:
-    """Run (or resume, from ``out``'s latest checkpoint) ``config``; the summary: steps, updates, seconds,
+    """Run (or resume, from ``out``'s latest checkpoint) ``config``; the summary: steps (whole updates: at least
+    ``total_steps``, which ``steps_requested`` holds), updates, seconds,
     ``steps_per_second`` (environment decisions, all seats, per wall second of the update loop, learning
     included, compilation not), the compile time and the last update's metrics."""
     from tqdm import tqdm
@@ -401,7 +402,8 @@ def train(config: PPOConfig, out: str | Path | None = None, progress: bool = Tru
     if folder is not None and start == 0:
         save(state)  # the untrained network too: the first point of a learning curve
     spu = config.steps_per_update
-    bar = tqdm(total=config.num_updates * spu, initial=start * spu, unit="step", disable=not progress, leave=False)
+    # The bar counts the steps the run will take (whole updates), so it ends at 100% and stays on screen.
+    bar = tqdm(total=config.num_updates * spu, initial=start * spu, unit="step", disable=not progress, leave=True)
     t0 = time.perf_counter()
     learner_decisions = 0
     for _ in range(start, config.num_updates):
@@ -417,7 +419,8 @@ def train(config: PPOConfig, out: str | Path | None = None, progress: bool = Tru
     bar.close()
     done = config.num_updates - start
     return {
-        "game": config.game, "steps": int(state.update) * spu, "updates": int(state.update), "resumed_from": resumed,
+        "game": config.game, "steps": int(state.update) * spu, "steps_requested": config.total_steps,
+        "steps_per_update": spu, "updates": int(state.update), "resumed_from": resumed,
         "seconds": seconds, "compile_seconds": compile_seconds,
         "steps_per_second": done * spu / seconds if done else None,
         "learner_steps_per_second": learner_decisions / seconds if done else None,
