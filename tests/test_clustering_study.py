@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
+
 import numpy as np
 import pytest
 import torch
@@ -101,8 +104,11 @@ def test_study_writes_its_own_section_and_folder(tmp_path) -> None:
             "agents-thesis_seed0.json", "agents-thesis_seed1.json"]
         section = (tmp_path / "clustering" / "study_full.md").read_text()
         assert section.startswith("## Full\n")
-        # the page names the command as run, --out included, and where its per-seed JSON went
-        assert f"study --full --seeds 0 1 --out {tmp_path}`" in section and f"{tmp_path / 'clustering' / 'study_full'}/" in section
+        # the page names the command as run, --out included, and where its per-seed JSON went, both relative to
+        # the repository (never an absolute path of the machine that ran it)
+        out = Path(os.path.relpath(tmp_path, report.REPOSITORY)).as_posix()
+        assert report.shown(tmp_path) == out and not out.startswith("/")
+        assert f"study --full --seeds 0 1 --out {out}`" in section and f"`{out}/clustering/study_full/`" in section
         assert not (tmp_path / "clustering" / "study.md").exists()
         assert "## Full" in (tmp_path / "clustering.md").read_text()
     finally:

@@ -38,6 +38,15 @@ def test_site_builds_in_strict_mode(tmp_path: Path) -> None:
         assert (tmp_path / "site" / page).is_file()
     api = (tmp_path / "site" / "api" / "poker_envs.html").read_text()
     assert "poker_envs.catalog" in api and "GameEntry" in api  # rendered from the docstrings
+    # Code is coloured by Pygments at build time (no highlight.js from a CDN), inside one box (css/extra.css);
+    # signatures are wrapped (mkdocstrings formats them with Ruff, from the [docs] extra).
+    start = (tmp_path / "site" / "getting-started.html").read_text()
+    assert '<div class="highlight"><pre><span></span><code><span class="kn">import</span>' in start
+    assert "highlight.js" not in start and "hljs" not in start
+    css = (tmp_path / "site" / "css" / "extra.css").read_text()
+    assert ".rst-content .highlight .kn {" in css and ".rst-content div.highlight pre code {" in css
+    assert "Formatting signatures requires" not in done.stderr
+    assert '<div class="doc-signature highlight"><pre><span></span><code><span class="nf">GameEntry</span><span class="p">(</span>\n' in api
 
 
 def test_strict_build_catches_a_drifted_docstring(tmp_path: Path) -> None:
@@ -296,6 +305,30 @@ def test_the_block_reader_sees_markers_and_refuses_stray_ones(tmp_path: Path, mo
     page.write_text("<!-- fragment: why -->\ntext\n\n```python\nx = 1\n```\n")
     with pytest.raises(ValueError, match="no python block right below"):
         page_blocks(page)
+
+
+# An absolute path of the machine that wrote a page ("/work/runs/...", "/tmp/...", "/root/..."); URLs excepted.
+MACHINE_PATH = re.compile(r"(?<![\w.:/~-])/(?:work|tmp|root|home|Users)/")
+
+
+def test_no_page_names_a_machine_path() -> None:
+    """The docs speak to any reader: the paths they name are relative to the repository (``runs/cnn/paper``,
+    ``docs/results``, ``../shared/data``), never where one machine kept its files."""
+    offenders = []
+    for path in [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*"))]:
+        if path.suffix not in (".md", ".py", ".json", ".csv", ".jsonl", ".css") or not path.is_file():
+            continue
+        for number, line in enumerate(path.read_text(errors="replace").splitlines(), 1):
+            if MACHINE_PATH.search(line):
+                offenders.append(f"{path.relative_to(ROOT)}:{number}: {line.strip()[:100]}")
+    assert offenders == []
+
+
+def test_the_machine_path_scan_would_see_one() -> None:
+    for text in ("--out /work/runs/cnn/paper", "(`/tmp/site`)", "/root/.cache", "see /home/x/"):
+        assert MACHINE_PATH.search(text), text
+    for text in ("--out runs/cnn/paper", "https://example.org/work/x", "docs/results/tmp/x", "../shared/data/phh"):
+        assert not MACHINE_PATH.search(text), text
 
 
 SIGNED_ZERO = re.compile(r"(?<![\w.])[-+]0\.0+(?![\d])(?!e)")  # "-0.000", "+0.00": a rounded figure with a sign

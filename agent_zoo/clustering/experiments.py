@@ -158,7 +158,7 @@ def run_functions(quick: bool, seed: int = 0) -> str:
     rows = [[j + 1, int((result.labels == j).sum()), float(mse[result.labels == j].mean()) if (result.labels == j).any() else "-"] for j in range(4)]
     text = f"""## 1. Simple functions (section 5.1)
 
-`python -m agent_zoo.clustering functions{' --quick' if quick else ''} --out {report.RESULTS}`: {data.n_logs} functions
+`python -m agent_zoo.clustering functions{' --quick' if quick else ''} --out {report.shown(report.RESULTS)}`: {data.n_logs} functions
 x1^p1 + p2 x2 (p1, p2 in 0..2 by {scale.grid_step:g}), {scale.fn_samples} samples each with x1, x2 uniform in [0, 5),
 4 learners 2-4-4-1 (ReLU, RMSProp, MSE; inputs and targets standardised), logs assigned by squared error,
 {scale.epochs} epochs per round, seed {seed}. Random start: {result.rounds} rounds, converged {result.converged},

@@ -66,8 +66,8 @@ ACCURACY_HEADER = ["player", "learner 1 (in-sample)", "learner 2", "learner 3", 
 
 def _protocol(scale: Any, seeds: list[int], experiment: str, quick: bool) -> str:  # noqa: ANN401
     q = "_quick" if quick else ""
-    return (f"`python -m agent_zoo.clustering {experiment}{' --quick' if quick else ''} --seeds {' '.join(map(str, seeds))} --out {report.RESULTS}` "
-            f"(per-seed JSON: `{report.FIGURES}/{experiment}{q}_seed<s>.json`; a rerun with the same scale reads them back). "
+    return (f"`python -m agent_zoo.clustering {experiment}{' --quick' if quick else ''} --seeds {' '.join(map(str, seeds))} --out {report.shown(report.RESULTS)}` "
+            f"(per-seed JSON: `{report.shown(report.FIGURES)}/{experiment}{q}_seed<s>.json`; a rerun with the same scale reads them back). "
             f"Every log's decisions are split at random, {1 - scale.holdout:.0%} to cluster and train on and {scale.holdout:.0%} held out, "
             "never trained on: \"in-sample\" is accuracy on the training samples (what the thesis reports), \"held-out\" on the rest. "
             "The seed draws the logs (decks and seatings), the split and the learners. The split and the three seeds were fixed "

@@ -109,8 +109,8 @@ no-limit logs: the expected counts use the learner's unrestricted softmax):
     )
     text = f"""## 4. Beyond the thesis: the Pluribus players
 
-`python -m agent_zoo.clustering pluribus{' --quick' if quick else ''} --out {report.RESULTS}`: {'the first 2,000' if quick else 'all 10,000'} six-max
-no-limit hands of Pluribus against professionals (`../shared/data/phh/pluribus`, read with `poker_envs.phh`),
+`python -m agent_zoo.clustering pluribus{' --quick' if quick else ''} --out {report.shown(report.RESULTS)}`: {'the first 2,000' if quick else 'all 10,000'} six-max
+no-limit hands of Pluribus against professionals (`{report.shown(root)}`, read with `poker_envs.phh`),
 every decision of each of the {data.n_logs} players as (flat107 observation, fold / check-call / bet-raise):
 {len(data.y)} pairs (replay and encoding {load_secs:.0f} s, or read back from the cache).
 

@@ -8,6 +8,7 @@ regenerated with ``--out docs/results``.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -17,6 +18,16 @@ RESULTS = Path("out")  # the results page goes here; figures and sections in RES
 FIGURES = RESULTS / "clustering"
 CACHE = Path("runs/clustering")  # logs and trained cluster agents, so an interrupted run resumes
 PROGRESS = True  # whether the experiments show progress bars
+REPOSITORY = Path(__file__).resolve().parents[2]  # the checkout: the pages name paths relative to it
+
+
+def shown(path: str | os.PathLike[str]) -> str:
+    """``path`` as a results page writes it: relative to the repository (``docs/results``,
+    ``../shared/data/...``), so a page regenerated on any machine names no absolute path of that machine."""
+    try:
+        return Path(os.path.relpath(Path(path).resolve(), REPOSITORY)).as_posix()
+    except ValueError:  # another drive (Windows): no relative path exists
+        return Path(path).as_posix()
 
 
 def configure(results: Path, cache: Path, progress: bool = True) -> None:

@@ -134,7 +134,7 @@ def write_study(runs: Runs, scale: StudyScale, section: str = "study", title: st
     seeds = " ".join(str(r["seed"]) for r in next(iter(runs.values())))
     parts = [f"""## {title}
 
-`python -m agent_zoo.clustering study{flags} --seeds {seeds} --out {report.RESULTS}` (per-seed JSON in `{report.FIGURES}/{section}/`;
+`python -m agent_zoo.clustering study{flags} --seeds {seeds} --out {report.shown(report.RESULTS)}` (per-seed JSON in `{report.shown(report.FIGURES)}/{section}/`;
 a rerun skips the seeds already saved). The protocol and budget were fixed before any result was seen:
 k = {scale.k} learners, random initial labels, {scale.epochs} epochs per round, at most {scale.max_rounds} rounds; every log's
 decisions split at random, {1 - scale.holdout:.0%} to cluster and train on, {scale.holdout:.0%} held out and never trained on.

@@ -30,8 +30,8 @@ import numpy as np
 BLOCK = 50  # hands per block (CNN cases: CNN_BLOCK, their range queries cost seconds each)
 CNN_BLOCK = 10
 SEED = 20261124  # deal / draw seed of every case (block k: default_rng([SEED, k]))
-CNN_RUNS = Path("/work/runs/cnn")  # the `small` preset runs small_s0..2 (python -m agent_zoo.cnn train --preset small --seed S) and `paper`
-PPO_RUNS = Path("/work/runs/lbrcnn")  # ppo_s0..2.zip (docs/results/lbr/train_ppo.py --timesteps 20000 --seed S)
+CNN_RUNS = Path("runs/cnn")  # the `small` preset runs small_s0..2 (python -m agent_zoo.cnn train --preset small --seed S) and `paper`
+PPO_RUNS = Path("runs/lbrcnn")  # ppo_s0..2.zip (docs/results/lbr/train_ppo.py --timesteps 20000 --seed S)
 NL100 = {"bet_sizing": "abstract"}  # 100 big blinds (200 chips), the env's default table
 NL50_CNN = {"bet_sizing": "chips", "obs_encoder": "poker_cnn", "starting_stack": 100}  # the CNN's table: 50 BB
 

@@ -1,6 +1,6 @@
 """What a CNN generation does pre-flop with each of the 1,326 holdings (the range LBR tracks).
 
-    python docs/results/lbr/cnn_ranges.py /work/runs/cnn/small_s0/gen_1.pt [--candidates subset]
+    python docs/results/lbr/cnn_ranges.py runs/cnn/small_s0/gen_1.pt [--candidates subset]
 
 At 50 big blinds (100 chips, blinds 1/2, ``bet_sizing="chips"``: action id r + 1 raises to r chips,
 101 is all-in), prints the share of holdings taking each action at three pre-flop nodes: first to act
