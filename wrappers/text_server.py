@@ -370,10 +370,19 @@ def make_app(make_env: Callable[[], TextPokerEnv], max_sessions: int = 1024, see
 
 
 # Command line ------------------------------------------------------------------------------------
+EXAMPLES = (  # the end of --help: commands to copy (the arguments after python -m wrappers.text_server)
+    "--game nolimit --opponents heuristic --port 8000",
+    "--game limit --players 6 --opponents random --seat rotate --seed 7",
+    "--game nolimit --hands-per-episode 20 --amounts bb --host 0.0.0.0 --port 0",
+)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="python -m wrappers.text_server",
         description="Serve one seat of a hold'em table, played by text, to language-model trainers (OpenEnv HTTP + WebSocket).",
+        epilog="examples:\n" + "\n".join(f"  python -m wrappers.text_server {c}" for c in EXAMPLES),
+        formatter_class=argparse.RawDescriptionHelpFormatter,  # the examples keep one command a line
     )
     parser.add_argument("--game", default="nolimit", help=f"one of {', '.join(TEXT_GAMES)} (default nolimit)")
     parser.add_argument("--players", type=int, default=2, help="seats at the table, the learner's included (default 2)")

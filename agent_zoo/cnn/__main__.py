@@ -11,16 +11,32 @@ from agent_zoo.cnn.config import PRESETS
 from agent_zoo.cnn.heuristic import RANDOM_READINGS, SIZINGS
 
 
+SEEDS = "docs/results/cnn/by_seed"  # round robins committed with the docs, so the spread example runs as is
+EXAMPLES = {  # the end of each --help: commands to copy (the arguments after python -m agent_zoo.cnn)
+    "": ("train --preset small --out out/cnn", "evaluate --dir out/cnn --hands 2000",
+         f"spread --evals {SEEDS}/s0 {SEEDS}/s1 {SEEDS}/s2 --out out/cnn_spread"),
+    "train": ("train --preset tiny --out out/cnn_tiny", "train --preset small --out out/cnn --seed 1 --generations 2"),
+    "evaluate": ("evaluate --dir out/cnn --hands 2000",
+                 "evaluate --dir out/cnn --hands 10000 --candidates subset --out out/cnn_eval_subset"),
+    "calibrate": ("calibrate --hands 2000 --selfplay-hands 2000", "calibrate --json out/cnn_calibration.json"),
+    "spread": (f"spread --evals {SEEDS}/s0 {SEEDS}/s1 {SEEDS}/s2 --out out/cnn_spread",
+               f"spread --evals {SEEDS}/s0,{SEEDS}/s0_b {SEEDS}/s1,{SEEDS}/s1_b --labels s0 s1 --out out/cnn_spread_pooled"),
+}
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = cli.parser("cnn", "CNN value players for no-limit hold'em")
+    def examples(command: str) -> str:
+        return cli.examples("cnn", *EXAMPLES[command])
+
+    parser = cli.parser("cnn", "CNN value players for no-limit hold'em", epilog=examples(""))
     sub = cli.subparsers(parser)
-    tr = sub.add_parser("train", help="train generations (resumes from --out when run again)")
+    tr = sub.add_parser("train", help="train generations (resumes from --out when run again)", epilog=examples("train"))
     tr.add_argument("--preset", choices=sorted(PRESETS), default="small", help="budget and network preset")
     tr.add_argument("--out", metavar="DIR", required=True, help="run folder (data, checkpoints, log)")
     tr.add_argument("--generations", type=cli.positive_int, default=None, help="train up to this generation (default: the preset's)")
     cli.add_seed(tr, default=None, what="the run (default: the preset's)")
     ev = sub.add_parser("evaluate", help="round robin of random, heuristic and the generations in --dir "
-                        "(resumable; several processes with the same arguments share the pairs)")
+                        "(resumable; several processes with the same arguments share the pairs)", epilog=examples("evaluate"))
     ev.add_argument("--dir", metavar="DIR", required=True, help="the run folder that train wrote")
     ev.add_argument("--hands", type=int, default=2_000, help="hands per pair (even: deals x 2 seatings)")
     ev.add_argument("--candidates", choices=("full", "subset"), default="full", help="candidate actions CNN players score")
@@ -33,7 +49,8 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument("--random-player", choices=RANDOM_READINGS, default=None,
                     help="judge against this random player instead of the run's own")
     cli.add_out(ev, None, "results.json, table.md and the PNGs (default: DIR/eval)")
-    ca = sub.add_parser("calibrate", help="heuristic vs random under every reading of the paper (Table 3: +6.82)")
+    ca = sub.add_parser("calibrate", help="heuristic vs random under every reading of the paper (Table 3: +6.82)",
+                        epilog=examples("calibrate"))
     ca.add_argument("--hands", type=int, default=100_000, help="hands per pair (even: duplicate deals x 2 seatings)")
     ca.add_argument("--selfplay-hands", type=cli.positive_int, default=20_000,
                     help="heuristic v heuristic hands measuring actions per hand")
@@ -42,7 +59,8 @@ def build_parser() -> argparse.ArgumentParser:
     for p in (tr, ev, ca):
         cli.add_threads(p)
         cli.add_progress(p)
-    sp = sub.add_parser("spread", help="round robins of several training seeds side by side, with their spread")
+    sp = sub.add_parser("spread", help="round robins of several training seeds side by side, with their spread",
+                        epilog=examples("spread"))
     sp.add_argument("--evals", nargs="+", required=True, metavar="DIR[,DIR]",
                     help="one per training seed: evaluate's output folder(s), comma-separated stages pooled")
     sp.add_argument("--labels", nargs="+", default=None, help="one per --evals entry (default: seed 0, seed 1, ...)")

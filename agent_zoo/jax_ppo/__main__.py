@@ -27,10 +27,25 @@ def settable() -> dict[str, Any]:
     return {k: v for k, v in PPOConfig().to_dict().items() if k not in FLAGS}
 
 
+EXAMPLES = {  # the end of each --help: commands to copy (the arguments after python -m agent_zoo.jax_ppo); step
+    # counts are whole updates of 256 tables x 32 decisions (8,192 steps), or of 1024 x 32 with --num-envs 1024
+    "": ("train --game leduc --steps 2048000 --seed 0 --out runs/leduc", "exploitability --out runs/leduc",
+         "train --game nolimit --steps 1048576 --num-envs 1024 --json"),
+    "train": ("train --game kuhn --steps 204800 --out runs/kuhn --exploitability",
+              "train --game nolimit --steps 1048576 --num-envs 1024 --set rollout_length=64 mix=0,1,0 --json"),
+    "exploitability": ("exploitability --out runs/leduc", "exploitability --out runs/kuhn --json"),
+}
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = cli.parser("jax_ppo", "Self-play PPO with the environment and the learner in one jitted JAX update")
+    def examples(command: str) -> str:
+        return cli.examples("jax_ppo", *EXAMPLES[command])
+
+    parser = cli.parser("jax_ppo", "Self-play PPO with the environment and the learner in one jitted JAX update",
+                        epilog=examples(""))
     sub = cli.subparsers(parser)
-    tr = sub.add_parser("train", help="train (or resume from --out's latest checkpoint); prints steps/s and the last metrics")
+    tr = sub.add_parser("train", help="train (or resume from --out's latest checkpoint); prints steps/s and the last metrics",
+                        epilog=examples("train"))
     tr.add_argument("--game", choices=GAMES, default="nolimit", help="the game (no-limit: heads-up, abstract bet sizing)")
     tr.add_argument("--steps", type=cli.positive_int, required=True,
                     help="environment decisions (all tables, all seats); rounded up to whole updates of --num-envs x "
@@ -44,7 +59,8 @@ def build_parser() -> argparse.ArgumentParser:
     cli.add_json(tr, "steps, updates, steps_per_second and the last update's metrics")
     cli.add_progress(tr)
     tr.set_defaults(parser=tr)
-    ex = sub.add_parser("exploitability", help="exact exploitability of every checkpoint of a Leduc / Kuhn run; JSON and PNG")
+    ex = sub.add_parser("exploitability", help="exact exploitability of every checkpoint of a Leduc / Kuhn run; JSON and PNG",
+                        epilog=examples("exploitability"))
     ex.add_argument("--out", metavar="DIR", required=True, help="the run's folder (train --out); exploitability.json/.png go there")
     cli.add_json(ex, "the curve")
     ex.set_defaults(parser=ex)

@@ -12,23 +12,41 @@ from agent_zoo.rnad.config import VARIANTS, RNaDConfig
 from agent_zoo.rnad.tabular import PRESETS
 
 
+LOG = "docs/results/rnad/fast_100k/fig3_part0of1.csv"  # an experiment log committed with the docs
+EXAMPLES = {  # the end of each --help: commands to copy (the arguments after python -m agent_zoo.rnad)
+    "": ("train --steps 2000 --variant two-stage-ema --seed 0", "experiment --figure 3 --steps 20000 --workers 3",
+         "tabular --algo mmd --game kuhn --iterations 1000"),
+    "train": ("train --steps 2000 --variant two-stage-ema --json", "train --steps 20000 --variant rnad --set eta=0.1 --out out/rnad_eta"),
+    "experiment": ("experiment --figure 3 --steps 20000 --workers 3",
+                   "experiment --figure 1 --steps 5000 --eval-every 250 --out out/rnad_fig1"),
+    "summary": (f"summary {LOG} --steps 50000 100000", f"summary {LOG} --range 10000 100000 10000"),
+    "tabular": ("tabular --algo rnad --game kuhn --iterations 1000",
+                "tabular --algo mmd --game leduc --iterations 2000 --preset leduc-omd --json"),
+}
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = cli.parser("rnad", "R-NaD / two-stage averaging on Leduc")
+    def examples(command: str) -> str:
+        return cli.examples("rnad", *EXAMPLES[command])
+
+    parser = cli.parser("rnad", "R-NaD / two-stage averaging on Leduc", epilog=examples(""))
     sub = cli.subparsers(parser)
-    tr = sub.add_parser("train", help="one run; prints final exploitability, nash_conv, seconds")
+    tr = sub.add_parser("train", help="one run; prints final exploitability, nash_conv, seconds", epilog=examples("train"))
     tr.add_argument("--steps", type=cli.positive_int, required=True, help="learner steps")
     tr.add_argument("--variant", choices=sorted(VARIANTS), default="rnad", help="which averaging / regularisation")
     cli.add_seed(tr)
     cli.add_json(tr, "the final figures")
     cli.add_out(tr, None, "the log CSV, checkpoint and the policy .npz (default: nothing written)")
-    ex = sub.add_parser("experiment", help="a figure's variants x seeds 0,1,2; CSV, summary JSON and PNG")
+    ex = sub.add_parser("experiment", help="a figure's variants x seeds 0,1,2; CSV, summary JSON and PNG",
+                        epilog=examples("experiment"))
     ex.add_argument("--figure", type=int, choices=(1, 3, 4, 5), required=True, help="which figure of the paper")
     ex.add_argument("--steps", type=cli.positive_int, default=20_000, help="learner steps per run")
     cli.add_out(ex, "out/rnad", "the CSV logs, checkpoints, summary JSON and PNG")
     cli.add_workers(ex, what=" (each trains its share of the runs together)")
     ex.add_argument("--checkpoint-every", type=cli.positive_int, default=5000,
                     help="learner steps between checkpoints (an interrupted run resumes from the last one)")
-    su = sub.add_parser("summary", help="a finished log read at shorter budgets T (final and last fifth taken up to T)")
+    su = sub.add_parser("summary", help="a finished log read at shorter budgets T (final and last fifth taken up to T)",
+                        epilog=examples("summary"))
     su.add_argument("csv", nargs="+", help="experiment CSV log(s) of one figure")
     su.add_argument("--steps", type=cli.positive_int, nargs="+", default=[], help="budgets T, each at most the logged steps")
     su.add_argument("--range", type=int, nargs=3, metavar=("FIRST", "LAST", "EVERY"),
@@ -37,7 +55,8 @@ def build_parser() -> argparse.ArgumentParser:
     su.add_argument("--column", default="exploitability", choices=columns,
                     help="which logged exploitability: the reg policy (default), pp_: it post-processed, target_: the target "
                     "policy, played_: the target policy post-processed (what OpenSpiel's R-NaD played)")
-    ta = sub.add_parser("tabular", help="exact tabular R-NaD or MMD on the compiled game tree; prints exploitability, nash_conv, seconds")
+    ta = sub.add_parser("tabular", help="exact tabular R-NaD or MMD on the compiled game tree; prints exploitability, nash_conv, seconds",
+                        epilog=examples("tabular"))
     ta.add_argument("--algo", choices=("rnad", "mmd"), required=True, help="tabular R-NaD or magnetic mirror descent")
     ta.add_argument("--game", choices=("kuhn", "leduc"), required=True, help="which game")
     ta.add_argument("--iterations", type=cli.positive_int, required=True, help="iterations (both players updated in each)")
