@@ -252,3 +252,26 @@ def test_help_ends_with_two_or_three_examples_that_parse(name: str, command: str
     for line in lines:
         assert line.startswith(f"  python -m {name} {command}".rstrip() + " "), line
         module.build_parser().parse_args(shlex.split(line)[3:])  # an example that does not parse exits 2 here
+
+
+# ---- noise -------------------------------------------------------------------------------------------
+@pytest.mark.slow
+def test_tianshou_recipe_runs_quietly(tmp_path) -> None:
+    """The README's Tianshou recipe prints its results and nothing on stderr (Tianshou logged a warning about
+    the 2-D per-seat returns at every collect: about a hundred lines)."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from tests.doc_blocks import recipe
+
+    root = Path(__file__).resolve().parent.parent
+    script = tmp_path / "recipe.py"
+    script.write_text(recipe("tianshou"))
+    env = {**os.environ, "NUMBA_DISABLE_JIT": "1", "OMP_NUM_THREADS": "1",
+           "PYTHONPATH": os.pathsep.join([str(root), os.environ.get("PYTHONPATH", "")])}
+    run = subprocess.run([sys.executable, str(script)], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert "chips per hand against the random opponent" in run.stdout
+    assert "Sequence has shape" not in run.stderr and run.stderr.strip() == "", run.stderr[-2000:]
