@@ -278,7 +278,7 @@ def test_python_blocks_run_as_written(page: str, tmp_path: Path) -> None:
 def test_fragments_are_listed(block: Block) -> None:
     """Blocks marked ``<!-- fragment: why -->`` do not run alone; each shows in the report as a skip, with why."""
     assert block.fragment and block.recipe is None
-    pytest.skip(f"fragment: {block.fragment}")
+    pytest.skip(f"{block.where} is a fragment: {block.fragment}")
 
 
 def test_every_recipe_block_has_its_test() -> None:
