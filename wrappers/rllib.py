@@ -7,9 +7,10 @@ agent that acted gets its last observation, and ``terminateds["__all__"]`` is Tr
 that never acted, such as a big blind everybody folded to). In a session of many hands, each hand's results
 are paid as it ends and a seat eliminated mid-session leaves then, with its own last observation.
 
-Observations are ``{"observations": ..., "action_mask": ...}`` (float32 mask), the layout RLlib's
-action-masking module (``ActionMaskingTorchRLModule`` of ``ray.rllib.examples``) reads; any other key of the
-env's observation dict (the hold'em family's ``"public"`` betting state) is dropped. ``masked_module_spec`` builds that module.
+Observations are ``{"observations": ..., "action_mask": ...}`` (float32 mask), the layout of RLlib's
+action-masking example module, which ``wrappers.rllib_masking.MaskedPPOTorchRLModule`` reads (the same masking
+on RLlib's current PPO module); any other key of the env's observation dict (the hold'em family's ``"public"``
+betting state) is dropped. ``masked_module_spec`` builds that module.
 An illegal action raises ValueError naming the legal ones: a masked policy never plays one, so one is a bug.
 
 Agents keep the env's names (``player_0`` .. ``player_{n-1}``, seat order); ``policy_by_seat`` maps seats
@@ -34,7 +35,7 @@ from poker_envs import catalog
 from poker_envs.aec import action_id
 from wrappers.single_agent import make_aec
 
-OBS_KEY = "observations"  # the key RLlib's action-masking module reads the encoder's array from
+OBS_KEY = "observations"  # the key the action-masking module reads the encoder's array from
 MASK_KEY = "action_mask"  # the key of the legal-action mask (1.0 legal, 0.0 illegal)
 
 
@@ -158,11 +159,13 @@ def policy_by_seat(policies: Mapping[str, Iterable[int]]) -> Callable[..., str]:
 
 
 def masked_module_spec(model_config: Mapping[str, Any] | None = None) -> Any:
-    """An ``RLModuleSpec`` of RLlib's action-masking PPO module (torch): illegal logits are pushed to -inf.
+    """An ``RLModuleSpec`` of the action-masking PPO module (torch, ``wrappers.rllib_masking``): illegal logits
+    are pushed to the float minimum.
 
     ``model_config``: RLlib's ``DefaultModelConfig`` keys, e.g. ``{"fcnet_hiddens": [64, 64]}``.
     """
     from ray.rllib.core.rl_module.rl_module import RLModuleSpec
-    from ray.rllib.examples.rl_modules.classes.action_masking_rlm import ActionMaskingTorchRLModule
 
-    return RLModuleSpec(module_class=ActionMaskingTorchRLModule, model_config=dict(model_config or {}))
+    from wrappers.rllib_masking import MaskedPPOTorchRLModule
+
+    return RLModuleSpec(module_class=MaskedPPOTorchRLModule, model_config=dict(model_config or {}))
