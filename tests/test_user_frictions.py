@@ -318,3 +318,18 @@ print("OK")
     assert run.returncode == 0 and run.stdout.strip() == "OK", run.stderr[-3000:]
     assert "another notice stays visible" in run.stderr  # the filter drops exactly RLlib's own notice
     assert "DeprecationWarning" not in run.stderr and "deprecated" not in run.stderr, run.stderr[-3000:]
+
+
+@pytest.mark.parametrize("key", catalog.keys())
+def test_an_unused_reset_option_still_warns_a_user(key: str) -> None:
+    """The warning the PettingZoo API tests' probe set off (quieted only around those tests) is there for a
+    user's typo, and a known option passes without a word."""
+    import warnings
+
+    module = importlib.import_module(catalog.game(key).module_path)
+    env = module.env()
+    with pytest.warns(UserWarning, match=r"reset options \['buton'\] are not used; known options: \["):
+        env.reset(seed=0, options={"buton": 0})
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        env.reset(seed=0, options={})
