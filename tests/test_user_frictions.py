@@ -5,6 +5,8 @@ with examples, and step counts are what they say."""
 from __future__ import annotations
 
 import importlib
+from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -21,27 +23,27 @@ def _cli_error(module: str, argv: list[str], capsys: pytest.CaptureFixture[str])
     return err.strip().splitlines()[-1]
 
 
-def test_cnn_evaluate_of_a_missing_or_foreign_folder_names_dir(tmp_path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_cnn_evaluate_of_a_missing_or_foreign_folder_names_dir(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     last = _cli_error("agent_zoo.cnn.__main__", ["evaluate", "--dir", str(tmp_path / "nonexistent")], capsys)
     assert "error: argument --dir:" in last and "is not a folder" in last and "train --out DIR" in last
     last = _cli_error("agent_zoo.cnn.__main__", ["evaluate", "--dir", str(tmp_path)], capsys)
     assert "error: argument --dir:" in last and "no config.json" in last
 
 
-def test_cnn_spread_of_a_missing_result_names_evals(tmp_path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_cnn_spread_of_a_missing_result_names_evals(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     last = _cli_error("agent_zoo.cnn.__main__", ["spread", "--evals", str(tmp_path / "x"), "--out", str(tmp_path)], capsys)
     assert "error: argument --evals: no round robin result" in last
 
 
 @pytest.mark.parametrize("text", ["not a summary\n", '{"variants": {}}\n', "step,variant,seed\n", "a,b\n1,2\n"])
-def test_rnad_summary_of_a_file_that_is_not_a_log_names_it(text: str, tmp_path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_rnad_summary_of_a_file_that_is_not_a_log_names_it(text: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "fig3_summary.json"
     path.write_text(text)
     last = _cli_error("agent_zoo.rnad.__main__", ["summary", str(path), "--steps", "5"], capsys)
     assert f"error: argument csv: {path} is not an experiment log" in last and "step, variant, seed" in last
 
 
-def test_rnad_summary_of_a_missing_file_names_it(tmp_path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_rnad_summary_of_a_missing_file_names_it(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     last = _cli_error("agent_zoo.rnad.__main__", ["summary", str(tmp_path / "none.csv"), "--steps", "5"], capsys)
     assert "error: argument csv: no file" in last
 
@@ -75,7 +77,7 @@ def test_other_numeric_holdem_arguments_refuse_booleans_by_name(name: str) -> No
 
 # ---- CNN agent specs --------------------------------------------------------------------------------
 @pytest.fixture(scope="module")
-def cnn_generation(tmp_path_factory: pytest.TempPathFactory):  # noqa: ANN201 (a Path)
+def cnn_generation(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A saved generation of a heads-up run at blinds 1/2 with stacks of 100 chips (untrained weights)."""
     import torch
 
@@ -87,7 +89,7 @@ def cnn_generation(tmp_path_factory: pytest.TempPathFactory):  # noqa: ANN201 (a
     return path
 
 
-def _cnn_refusal(path, game: str = "nolimit", **config: object) -> str:  # noqa: ANN001
+def _cnn_refusal(path: Path, game: str = "nolimit", **config: object) -> str:
     from agent_zoo.registry import make_agent
 
     env = importlib.import_module(catalog.game(game).module_path).raw_env(**config)
@@ -96,7 +98,7 @@ def _cnn_refusal(path, game: str = "nolimit", **config: object) -> str:  # noqa:
     return str(exc.value)
 
 
-def test_cnn_spec_names_every_unmet_requirement_with_its_fix(cnn_generation) -> None:
+def test_cnn_spec_names_every_unmet_requirement_with_its_fix(cnn_generation: Path) -> None:
     message = _cnn_refusal(cnn_generation, starting_stack=100)
     assert "bet_sizing='chips'" in message and "obs_encoder='poker_cnn'" in message
     assert "--env-config bet_sizing=chips obs_encoder=poker_cnn" in message
@@ -106,7 +108,7 @@ def test_cnn_spec_names_every_unmet_requirement_with_its_fix(cnn_generation) -> 
 
 
 @pytest.mark.parametrize("game", ["leduc", "limit", "potlimit", "shortdeck"])
-def test_cnn_spec_on_another_game_says_the_game_is_not_supported(cnn_generation, game: str) -> None:
+def test_cnn_spec_on_another_game_says_the_game_is_not_supported(cnn_generation: Path, game: str) -> None:
     message = _cnn_refusal(cnn_generation, game)
     assert "no-limit hold'em only" in message and "is not supported" in message and "bet_sizing" not in message
 
@@ -121,13 +123,13 @@ CNN_TABLE = {"bet_sizing": "chips", "obs_encoder": "poker_cnn"}
     ({"starting_stack": 100, "ante": 1}, "ante 1"),
     ({"starting_stack": [100, 150]}, "stacks of 100 to 150 chips"),
 ])
-def test_cnn_spec_refuses_a_table_it_was_not_trained_at(cnn_generation, config: dict, table: str) -> None:
+def test_cnn_spec_refuses_a_table_it_was_not_trained_at(cnn_generation: Path, config: dict, table: str) -> None:
     message = _cnn_refusal(cnn_generation, **CNN_TABLE, **config)
     assert "trained heads-up, blinds 1/2, stacks of 100 chips (50 big blinds)" in message and table in message
     assert "--env-config bet_sizing=chips obs_encoder=poker_cnn small_blind=1 big_blind=2 starting_stack=100" in message
 
 
-def test_cnn_spec_plays_its_own_table_in_any_chip_unit(cnn_generation) -> None:
+def test_cnn_spec_plays_its_own_table_in_any_chip_unit(cnn_generation: Path) -> None:
     from agent_zoo.cnn.agent import CNNAgent
     from agent_zoo.registry import make_agent
     from poker_envs import nolimit_holdem_v0
@@ -137,7 +139,7 @@ def test_cnn_spec_plays_its_own_table_in_any_chip_unit(cnn_generation) -> None:
 
 
 # ---- render() without a render mode ------------------------------------------------------------------
-def _renders_none_with_the_warning(env) -> None:  # noqa: ANN001
+def _renders_none_with_the_warning(env: Any) -> None:
     """``env.render()`` of an env built without render_mode: None, and Gymnasium's / PettingZoo's warning."""
     from poker_envs.aec import NO_RENDER_MODE
 
@@ -172,7 +174,6 @@ def test_render_of_the_gymnasium_views_without_a_render_mode_warns() -> None:
 def test_pettingzoo_says_the_same_words() -> None:
     """The text is PettingZoo's classic envs' own (read from its source, so a rewording there shows here)."""
     import importlib.util
-    from pathlib import Path
 
     from poker_envs.aec import NO_RENDER_MODE
 
@@ -182,7 +183,7 @@ def test_pettingzoo_says_the_same_words() -> None:
 
 
 # ---- step counts: whole rollouts, at least the steps asked, said in the output ----------------------
-def test_jax_ppo_rounds_steps_up_and_says_so(tmp_path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_jax_ppo_rounds_steps_up_and_says_so(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     import json
 
     from agent_zoo.jax_ppo.__main__ import main
@@ -212,7 +213,6 @@ def test_jax_ppo_rounds_steps_up_and_says_so(tmp_path, capsys: pytest.CaptureFix
 
 def test_cleanrl_example_rounds_steps_up_and_says_so(capsys: pytest.CaptureFixture[str]) -> None:
     import importlib.util
-    from pathlib import Path
 
     path = Path(__file__).resolve().parent.parent / "examples" / "cleanrl_masked_ppo.py"
     spec = importlib.util.spec_from_file_location("cleanrl_masked_ppo_frictions", path)
@@ -256,13 +256,12 @@ def test_help_ends_with_two_or_three_examples_that_parse(name: str, command: str
 
 # ---- noise -------------------------------------------------------------------------------------------
 @pytest.mark.slow
-def test_tianshou_recipe_runs_quietly(tmp_path) -> None:
+def test_tianshou_recipe_runs_quietly(tmp_path: Path) -> None:
     """The README's Tianshou recipe prints its results and nothing on stderr (Tianshou logged a warning about
     the 2-D per-seat returns at every collect: about a hundred lines)."""
     import os
     import subprocess
     import sys
-    from pathlib import Path
 
     from tests.doc_blocks import recipe
 
@@ -271,20 +270,19 @@ def test_tianshou_recipe_runs_quietly(tmp_path) -> None:
     script.write_text(recipe("tianshou"))
     env = {**os.environ, "NUMBA_DISABLE_JIT": "1", "OMP_NUM_THREADS": "1",
            "PYTHONPATH": os.pathsep.join([str(root), os.environ.get("PYTHONPATH", "")])}
-    run = subprocess.run([sys.executable, str(script)], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
+    run = subprocess.run([sys.executable, str(script)], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300, check=False)
     assert run.returncode == 0, run.stderr[-2000:]
     assert "chips per hand against the random opponent" in run.stdout
     assert "Sequence has shape" not in run.stderr and run.stderr.strip() == "", run.stderr[-2000:]
 
 
-def test_rllib_masked_module_masks_and_builds_without_a_deprecation_notice(tmp_path) -> None:
+def test_rllib_masked_module_masks_and_builds_without_a_deprecation_notice(tmp_path: Path) -> None:
     """The masked PPO module (on RLlib's current PPO module, not the examples' deprecated one): illegal logits are
     the float minimum, legal ones the network's, the caller's batch is left as it was; building it in a fresh
     process logs no deprecation notice and imports nothing of ray.rllib.examples."""
     import os
     import subprocess
     import sys
-    from pathlib import Path
 
     code = '''
 import logging, sys
@@ -314,7 +312,7 @@ print("OK")
 '''
     root = Path(__file__).resolve().parent.parent
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(root), os.environ.get("PYTHONPATH", "")])}
-    run = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
+    run = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300, check=False)
     assert run.returncode == 0 and run.stdout.strip() == "OK", run.stderr[-3000:]
     assert "another notice stays visible" in run.stderr  # the filter drops exactly RLlib's own notice
     assert "DeprecationWarning" not in run.stderr and "deprecated" not in run.stderr, run.stderr[-3000:]

@@ -73,7 +73,7 @@ def check_table(env: Any, trained: TrainedTable) -> None:
     """Refuse a table other than the one the network was trained at: another number of seats, or (when the
     run saved them) other blinds, stacks or an ante. Amounts are compared in small blinds, the unit the
     Poker-CNN planes count in, so blinds 5/10 with stacks of 500 read as 1/2 with 100."""
-    config = getattr(getattr(env, "unwrapped", env), "game").config
+    config = getattr(env, "unwrapped", env).game.config
     stacks = sorted(set(config.starting_stacks))
     table = f"{config.num_players} players" if config.num_players != 2 else "heads-up"
     stack_text = f"stacks of {stacks[0]}" if len(stacks) == 1 else f"stacks of {stacks[0]} to {stacks[-1]}"
