@@ -25,6 +25,13 @@ if "JAX_COMPILATION_CACHE_DIR" not in os.environ:
     os.environ.setdefault("JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS", "0")
     os.environ.setdefault("JAX_PERSISTENT_CACHE_MIN_ENTRY_SIZE_BYTES", "0")
 
+# XLA's backend optimisation (LLVM at -O3 and its expensive passes) takes most of a JAX engine's compile time,
+# and the suite compiles one program per engine configuration it checks (some 150) to run each for a few dozen
+# steps: without it the compiles take about half as long and the programs compute the same values (HLO passes
+# still run; tests/test_vector_jax_holdem.py checks a fully optimised build against this one). Set
+# JAX_DISABLE_MOST_OPTIMIZATIONS=0 to test the optimised programs.
+os.environ.setdefault("JAX_DISABLE_MOST_OPTIMIZATIONS", "1")
+
 # Property tests draw the same examples on every run (the "ci" profile, the default), so a run that passes
 # passes again and a failure reproduces; HYPOTHESIS_PROFILE=explore draws fresh ones (run it when changing the
 # rules). The hard cases each property must see are pinned with @example beside the test.

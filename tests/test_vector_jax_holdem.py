@@ -366,3 +366,44 @@ def test_showdowns_on_gathered_rows_equal_every_row(ended: int, forty_tables_int
         assert all(len(set(row)) == decks.shape[1] for row in decks.tolist())
     if 0 < ended <= 10:
         assert not np.array_equal(np.asarray(decks_g), np.asarray(decks_e))  # the gathered path dealt its own
+
+
+OPTIMISED = """
+import sys
+import numpy as np
+sys.path.insert(0, "tests")
+from test_vector_jax_holdem import optimisation_run
+np.savez(sys.argv[1], **optimisation_run())
+"""
+
+
+def optimisation_run() -> dict[str, np.ndarray]:
+    """60 steps of 64 six-seat no-limit tables (short stacks, antes, pot fractions, the Poker-CNN history kept
+    by the public state's encoder) from fixed decks: every output stacked."""
+    cfg = dict(num_players=6, ante=1, starting_stack=[50, 300, 120, 8, 200, 10], bet_sizing=(0.33, 0.7, 1.5),
+               public=True)
+    venv = vector.make("nolimit_holdem", num_envs=64, seed=4, backend="jax", **cfg)
+    out = venv.reset()
+    rng = np.random.default_rng(5)
+    steps: dict[str, list[np.ndarray]] = {"observation": [], "mask": [], "player": [], "rewards": [], "public": []}
+    for _ in range(60):
+        for name, value in zip(steps, (out.observation, out.action_mask, out.current_player, out.rewards, out.public)):
+            steps[name].append(np.asarray(value))
+        out = venv.step(random_actions(np.asarray(out.action_mask), rng, 2.0))
+    return {name: np.stack(values) for name, values in steps.items()}
+
+
+def test_the_optimised_build_plays_as_the_suites_build(tmp_path: Path) -> None:
+    """The suite compiles with XLA's backend optimisation off (conftest: it halves the compile time); a program
+    compiled with it on, as users run it, gives the same outputs over 60 steps of 64 tables."""
+    env = dict(os.environ, JAX_DISABLE_MOST_OPTIMIZATIONS="0")
+    path = tmp_path / "optimised.npz"
+    run = subprocess.run([sys.executable, "-c", OPTIMISED, str(path)], capture_output=True, text=True, cwd=ROOT, env=env)
+    assert run.returncode == 0, run.stderr[-3000:]
+    optimised, here = np.load(path), optimisation_run()
+    assert os.environ["JAX_DISABLE_MOST_OPTIMIZATIONS"] == "1"  # this process compiled without it
+    assert here["rewards"].any() and (here["public"][:, :, 7] >= 0).any()
+    for name in ("mask", "player", "public"):
+        np.testing.assert_array_equal(optimised[name], here[name], err_msg=name)
+    for name in ("observation", "rewards"):
+        np.testing.assert_allclose(optimised[name], here[name], rtol=TOL, atol=TOL, err_msg=name)
