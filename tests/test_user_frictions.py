@@ -255,27 +255,6 @@ def test_help_ends_with_two_or_three_examples_that_parse(name: str, command: str
 
 
 # ---- noise -------------------------------------------------------------------------------------------
-@pytest.mark.slow
-def test_tianshou_recipe_runs_quietly(tmp_path: Path) -> None:
-    """The README's Tianshou recipe prints its results and nothing on stderr (Tianshou logged a warning about
-    the 2-D per-seat returns at every collect: about a hundred lines)."""
-    import os
-    import subprocess
-    import sys
-
-    from tests.doc_blocks import recipe
-
-    root = Path(__file__).resolve().parent.parent
-    script = tmp_path / "recipe.py"
-    script.write_text(recipe("tianshou"))
-    env = {**os.environ, "NUMBA_DISABLE_JIT": "1", "OMP_NUM_THREADS": "1",
-           "PYTHONPATH": os.pathsep.join([str(root), os.environ.get("PYTHONPATH", "")])}
-    run = subprocess.run([sys.executable, str(script)], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300, check=False)
-    assert run.returncode == 0, run.stderr[-2000:]
-    assert "chips per hand against the random opponent" in run.stdout
-    assert "Sequence has shape" not in run.stderr and run.stderr.strip() == "", run.stderr[-2000:]
-
-
 def test_rllib_masked_module_masks_and_builds_without_a_deprecation_notice(tmp_path: Path) -> None:
     """The masked PPO module (on RLlib's current PPO module, not the examples' deprecated one): illegal logits are
     the float minimum, legal ones the network's, the caller's batch is left as it was; building it in a fresh
