@@ -347,6 +347,8 @@ def test_split_mask_moves_every_other_key_into_infos() -> None:
         split_mask(split_mask(leduc_holdem_v0.env()))
 
 
+# PettingZoo's api_test resets with options={"options": 1} to see that reset takes options; the env rightly warns.
+@pytest.mark.filterwarnings(r"ignore:.*reset options \['options'\] are not used")
 def test_split_mask_passes_pettingzoo_api_test() -> None:
     api_test(split_mask(nolimit_holdem_v0.env(num_players=3)), num_cycles=30)
 
