@@ -40,17 +40,23 @@ class Mutant:
 
 
 MUTANTS = (
-    Mutant("numpy engine: a raise of exactly the last full raise does not reopen the betting",
-           "poker_envs/vector/_holdem_kernels.py", "full = raising & (increment >= t.full_raise)",
-           "full = raising & (increment > t.full_raise)", ("tests/test_vector_holdem.py",)),
+    Mutant("numpy engine: a short all-in reopens the betting for players who already acted",
+           "poker_envs/vector/_holdem_kernels.py", "can &= ~(acted & (owe < t.full_raise))",
+           "can &= ~(acted & (owe < 0))", ("tests/test_vector_holdem.py",)),
     Mutant("numpy engine: pot fractions rounded down instead of to the nearest chip",
            "poker_envs/vector/_holdem_kernels.py",
            "raw = np.floor(t.max_bet[:, None] + rules.fractions * pot_after_call[:, None] + 0.5)",
            "raw = np.floor(t.max_bet[:, None] + rules.fractions * pot_after_call[:, None])",
            ("tests/test_vector_holdem.py",)),
-    Mutant("JAX engine: a raise of exactly the last full raise does not reopen the betting",
-           "poker_envs/vector/_jax_holdem.py", "full = raising & (increment >= s.full_raise)",
-           "full = raising & (increment > s.full_raise)", ("tests/test_vector_jax_holdem.py",)),
+    Mutant("numpy engine: the minimum raise stays at the big blind after a larger raise",
+           "poker_envs/vector/_holdem_kernels.py", "t.full_raise[full] = increment[full]",
+           "t.full_raise[full] = t.full_raise[full]", ("tests/test_vector_holdem.py",)),
+    Mutant("JAX engine: a short all-in reopens the betting for players who already acted",
+           "poker_envs/vector/_jax_holdem.py", "can &= ~(acted & (owe < s.full_raise))",
+           "can &= ~(acted & (owe < 0))", ("tests/test_vector_jax_holdem.py",)),
+    Mutant("JAX engine: the minimum raise stays at the big blind after a larger raise",
+           "poker_envs/vector/_jax_holdem.py", "full_raise = jnp.where(full, increment, full_raise)",
+           "full_raise = jnp.where(full, full_raise, full_raise)", ("tests/test_vector_jax_holdem.py",)),
     Mutant("JAX engine: the pot-limit maximum forgets the bet the raiser already has in",
            "poker_envs/vector/_jax_holdem.py", "2 * s.max_bet - bet + s.contributed.sum(1)",
            "2 * s.max_bet + s.contributed.sum(1)", ("tests/test_vector_jax_holdem.py",)),
@@ -62,9 +68,9 @@ MUTANTS = (
            "bonus = (rank <= odd[:, None]) if odd_chips == \"per_pot\"",
            "bonus = (rank > winners.sum(1, keepdims=True) - odd[:, None]) if odd_chips == \"per_pot\"",
            ("tests/test_vector_jax_holdem.py",)),
-    Mutant("rules core: a raise of exactly the last full raise does not reopen the betting",
-           "poker_envs/games/holdem.py", "if increment >= self._full_raise:", "if increment > self._full_raise:",
-           ("tests/test_holdem_pokerkit.py", "tests/test_holdem_rulebook.py")),
+    Mutant("rules core: a short all-in reopens the betting for players who already acted",
+           "poker_envs/games/holdem.py", "elif self._acted[seat] and owe < self._full_raise:",
+           "elif self._acted[seat] and owe < 0:", ("tests/test_holdem_pokerkit.py", "tests/test_holdem_rulebook.py")),
     Mutant("settlement: the odd chip goes to the last winner clockwise instead of the first",
            "poker_envs/core/settlement.py", "bonus = (rank <= odd[:, None]).astype(np.int64)",
            "bonus = (rank > winners.sum(1, keepdims=True) - odd[:, None]).astype(np.int64)",
@@ -91,7 +97,8 @@ def run_tests(tree: Path, tests: tuple[str, ...], workers: int) -> tuple[int, fl
     start = time.perf_counter()
     cmd = [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", "-n", str(workers), *tests]
     run = subprocess.run(cmd, cwd=tree, env=env, capture_output=True, text=True)
-    tail = "\n".join((run.stdout + run.stderr).strip().splitlines()[-4:])
+    lines = (run.stdout + run.stderr).strip().splitlines()
+    tail = "\n".join([line for line in lines if line.startswith("FAILED")][:2] + lines[-3:])
     return run.returncode, time.perf_counter() - start, tail
 
 
@@ -132,7 +139,8 @@ def main(argv: list[str] | None = None) -> None:
                 raise SystemExit(f"mutant {i}: {mutant.path} at {rev} holds its text {text.count(mutant.old)} times, not once")
             target.write_text(text.replace(mutant.old, mutant.new))
             code, seconds, tail = run_tests(tree, mutant.tests, args.workers)
-            caught = code == 1  # 1: tests failed; 0: all passed; anything else: pytest could not run them
+            # 1: tests failed; 2 with a failure: stopped at the first one (-x under pytest-xdist); 0: all passed
+            caught = code == 1 or (code == 2 and "FAILED" in tail)
             verdict = "caught" if caught else ("MISSED" if code == 0 else f"ERROR (exit {code})")
             print(f"[{i}] {verdict:8} in {seconds:5.0f} s  {mutant.name}", flush=True)
             if not caught:
