@@ -70,7 +70,7 @@ MUTANTS = (
            ("tests/test_vector_jax_holdem.py",)),
     Mutant("rules core: a short all-in reopens the betting for players who already acted",
            "poker_envs/games/holdem.py", "elif self._acted[seat] and owe < self._full_raise:",
-           "elif self._acted[seat] and owe < 0:", ("tests/test_holdem_pokerkit.py", "tests/test_holdem_rulebook.py")),
+           "elif self._acted[seat] and owe < 0:", ("tests/test_holdem_rules.py", "tests/test_holdem_rulebook.py")),
     Mutant("settlement: the odd chip goes to the last winner clockwise instead of the first",
            "poker_envs/core/settlement.py", "bonus = (rank <= odd[:, None]).astype(np.int64)",
            "bonus = (rank > winners.sum(1, keepdims=True) - odd[:, None]).astype(np.int64)",
