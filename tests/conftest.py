@@ -25,12 +25,30 @@ if "JAX_COMPILATION_CACHE_DIR" not in os.environ:
     os.environ.setdefault("JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS", "0")
     os.environ.setdefault("JAX_PERSISTENT_CACHE_MIN_ENTRY_SIZE_BYTES", "0")
 
-# XLA's backend optimisation (LLVM at -O3 and its expensive passes) takes most of a JAX engine's compile time,
-# and the suite compiles one program per engine configuration it checks (some 150) to run each for a few dozen
-# steps: without it the compiles take about half as long and the programs compute the same values (HLO passes
-# still run; tests/test_vector_jax_holdem.py checks a fully optimised build against this one). Set
-# JAX_DISABLE_MOST_OPTIMIZATIONS=0 to test the optimised programs.
-os.environ.setdefault("JAX_DISABLE_MOST_OPTIMIZATIONS", "1")
+# Compiling is most of the JAX engine's time in the suite: it compiles one program per engine configuration it
+# checks (some 150) to run each for a few dozen steps. Two compiler settings halve that and compute the same
+# values: XLA's backend at -O0 without its expensive LLVM passes (JAX_DISABLE_MOST_OPTIMIZATIONS; the HLO passes
+# still run) and XLA's older CPU fusion code generator (--xla_cpu_use_fusion_emitters=false). The test
+# ``test_the_optimised_build_plays_as_the_suites_build`` checks a program built as users build it against the
+# suite's; TESTS_FAST_COMPILE=0 runs the whole suite on programs built as users build them.
+FAST_COMPILE_FLAG = "--xla_cpu_use_fusion_emitters=false"
+if os.environ.get("TESTS_FAST_COMPILE", "1") == "1":
+    os.environ.setdefault("JAX_DISABLE_MOST_OPTIMIZATIONS", "1")
+    if FAST_COMPILE_FLAG not in os.environ.get("XLA_FLAGS", ""):
+        os.environ["XLA_FLAGS"] = f"{os.environ.get('XLA_FLAGS', '')} {FAST_COMPILE_FLAG}".strip()
+
+
+def users_compile_env() -> dict[str, str]:
+    """This process's environment without the suite's compiler settings (for a subprocess that compiles as users
+    do)."""
+    env = dict(os.environ, JAX_DISABLE_MOST_OPTIMIZATIONS="0")
+    flags = env.get("XLA_FLAGS", "").replace(FAST_COMPILE_FLAG, "").strip()
+    if flags:
+        env["XLA_FLAGS"] = flags
+    else:
+        env.pop("XLA_FLAGS", None)
+    return env
+
 
 # Property tests draw the same examples on every run (the "ci" profile, the default), so a run that passes
 # passes again and a failure reproduces; HYPOTHESIS_PROFILE=explore draws fresh ones (run it when changing the
