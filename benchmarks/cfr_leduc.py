@@ -116,7 +116,7 @@ def report(runs: list[Run], reference: Run | None) -> str:
 def plot(runs: list[Run], path: str) -> None:
     from matplotlib.figure import Figure
 
-    fig = Figure(figsize=(7, 4.5))
+    fig = Figure(figsize=(9, 4.5))
     ax = fig.subplots()
     for r in runs:
         xs, ys = zip(*r.curve)
@@ -126,7 +126,7 @@ def plot(runs: list[Run], path: str) -> None:
     ax.set_xlabel("seconds (ours: with an exact evaluation per iteration; OpenSpiel: iterations only)")
     ax.set_ylabel("exploitability (NashConv / 2), chips per game")
     ax.set_title("Leduc hold'em: CFR family")
-    ax.legend(loc="lower left")  # the curves fall from the upper left: that corner stays empty
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0))  # beside the axes: no curve is ever covered
     fig.tight_layout()
     from agent_zoo.figures import save_figure
     save_figure(fig, path, dpi=120)
