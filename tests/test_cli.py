@@ -120,19 +120,30 @@ def test_example_help(name: str, capsys: pytest.CaptureFixture[str], monkeypatch
         assert "--out DIR" in text
 
 
-@pytest.mark.parametrize("tool", ["tournament", "lbr", "play", "showcase"])
-def test_help_ends_with_examples_that_parse(tool: str, capsys: pytest.CaptureFixture[str]) -> None:
-    """The help of the tools a new user starts with ends with two or three commands to copy, each one valid."""
-    module = importlib.import_module(TOOLS[tool])
-    text = help_text(module.main, [], capsys)
+# The tools a new user starts with, and their sub-commands: (python -m name, module, sub-command words).
+HELP_WITH_EXAMPLES = [
+    *((f"agent_zoo.{tool}", TOOLS[tool], "") for tool in ("tournament", "lbr", "play", "showcase")),
+    *((f"agent_zoo.{tool}", TOOLS[tool], words) for tool, commands in (
+        ("jax_ppo", ("train", "exploitability")), ("rnad", ("train", "experiment", "summary", "tabular")),
+        ("cnn", ("train", "evaluate", "calibrate", "spread"))) for words in ("", *commands)),
+    ("wrappers.text_server", "wrappers.text_server", ""),
+]
+
+
+@pytest.mark.parametrize("name,module_name,words", HELP_WITH_EXAMPLES,
+                         ids=[f"{name} {words}".strip() for name, _, words in HELP_WITH_EXAMPLES])
+def test_help_ends_with_examples_that_parse(name: str, module_name: str, words: str,
+                                            capsys: pytest.CaptureFixture[str]) -> None:
+    """The help ends with two or three commands to copy, each one valid for its (sub-)command."""
+    module = importlib.import_module(module_name)
+    text = help_text(module.main, words.split(), capsys)
     _, sep, block = text.rpartition("\nexamples:\n")
     assert sep, text[-300:]
     lines = block.rstrip("\n").split("\n")
     assert 2 <= len(lines) <= 3, block
     for line in lines:
-        assert line.startswith(f"  python -m agent_zoo.{tool} "), line
-        words = shlex.split(line)[3:]
-        module.build_parser().parse_args(words)  # an invalid example exits 2 here
+        assert line.startswith(f"  python -m {name} {words}".rstrip() + " "), line
+        module.build_parser().parse_args(shlex.split(line)[3:])  # an invalid example exits 2 here
 
 
 def test_usage_line_when_run_with_python_m() -> None:
