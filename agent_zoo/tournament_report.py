@@ -46,9 +46,9 @@ def finite(value: float) -> float | None:
 def finite_list(values: np.ndarray) -> list[Any]:
     """An array as nested lists of floats, None where a value could not be computed (strict JSON)."""
     array = np.asarray(values, dtype=np.float64)
-    if array.ndim == 0:
-        return finite(array)  # type: ignore[return-value]
-    return [finite_list(row) if array.ndim > 1 else finite(row) for row in array]
+    out = array.astype(object)  # Python floats, so tolist() keeps them exactly
+    out[~np.isfinite(array)] = None
+    return out.tolist()
 
 
 def number(value: float, spec: str) -> str:

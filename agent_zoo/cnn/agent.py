@@ -38,11 +38,24 @@ class TrainedTable:
 
     def describe(self) -> str:
         """E.g. ``heads-up, blinds 1/2, stacks of 100 chips (50 big blinds)``."""
-        seats = "heads-up" if self.num_players == 2 else f"{self.num_players} players"
         if self.small_blind is None or self.big_blind is None or self.stack is None:
-            return seats
-        return f"{seats}, blinds {self.small_blind}/{self.big_blind}, stacks of {self.stack} chips " \
-               f"({self.stack / self.big_blind:g} big blinds)"
+            return describe_table(self.num_players)
+        return describe_table(self.num_players, self.small_blind, self.big_blind, [self.stack])
+
+
+def describe_table(num_players: int, small_blind: int | None = None, big_blind: int | None = None,
+                   stacks: list[int] | None = None, ante: int = 0) -> str:
+    """A table in words: ``heads-up, blinds 1/2, stacks of 100 to 150 chips (50 to 75 big blinds), ante 1``
+    (the seats alone without blinds and stacks)."""
+    text = "heads-up" if num_players == 2 else f"{num_players} players"
+    if small_blind is None or big_blind is None or not stacks:
+        return text
+    low, high = min(stacks), max(stacks)
+    chips, bbs = f"{low}", f"{low / big_blind:g}"
+    if high != low:
+        chips, bbs = f"{chips} to {high}", f"{bbs} to {high / big_blind:g}"
+    text += f", blinds {small_blind}/{big_blind}, stacks of {chips} chips ({bbs} big blinds)"
+    return text + (f", ante {ante}" if ante else "")
 
 
 def check_env(env: Any) -> None:
@@ -75,13 +88,7 @@ def check_table(env: Any, trained: TrainedTable) -> None:
     Poker-CNN planes count in, so blinds 5/10 with stacks of 500 read as 1/2 with 100."""
     config = getattr(env, "unwrapped", env).game.config
     stacks = sorted(set(config.starting_stacks))
-    table = f"{config.num_players} players" if config.num_players != 2 else "heads-up"
-    stack_text = f"stacks of {stacks[0]}" if len(stacks) == 1 else f"stacks of {stacks[0]} to {stacks[-1]}"
-    stack_text += f" chips ({stacks[0] / config.big_blind:g}" + ("" if len(stacks) == 1 else f" to {stacks[-1] / config.big_blind:g}") \
-        + " big blinds)"
-    table += f", blinds {config.small_blind}/{config.big_blind}, {stack_text}"
-    if config.ante:
-        table += f", ante {config.ante}"
+    table = describe_table(config.num_players, config.small_blind, config.big_blind, stacks, config.ante)
     same = config.num_players == trained.num_players
     if trained.small_blind is not None and trained.big_blind is not None and trained.stack is not None:
         sb = config.small_blind

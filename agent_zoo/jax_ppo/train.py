@@ -403,7 +403,7 @@ def train(config: PPOConfig, out: str | Path | None = None, progress: bool = Tru
         save(state)  # the untrained network too: the first point of a learning curve
     spu = config.steps_per_update
     # The bar counts the steps the run will take (whole updates), so it ends at 100% and stays on screen.
-    bar = tqdm(total=config.num_updates * spu, initial=start * spu, unit="step", disable=not progress, leave=True)
+    bar = tqdm(total=config.steps_run, initial=start * spu, unit="step", disable=not progress, leave=True)
     t0 = time.perf_counter()
     learner_decisions = 0
     for _ in range(start, config.num_updates):
