@@ -5,7 +5,7 @@ A block may carry one marker on the line right above it (blank lines between are
 - ``<!-- recipe: NAME -->``: a test runs it by name (``recipe(NAME)``) and checks what it did
   (tests/test_recipes.py, tests/test_rllib.py); tests/test_docs.py does not run it a second time.
 - ``<!-- fragment: WHY -->``: it is not meant to run alone (an outline of an interface, a client of a server
-  that is not running); tests/test_docs.py lists it as skipped with WHY.
+  that is not running); tests/test_docs.py only compiles it.
 
 Every other block runs as written in tests/test_docs.py.
 """
