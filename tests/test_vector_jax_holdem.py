@@ -380,8 +380,8 @@ np.savez(sys.argv[1], **optimisation_run())
 
 
 def optimisation_run() -> dict[str, np.ndarray]:
-    """60 steps of 64 six-seat no-limit tables (short stacks, antes, pot fractions, the Poker-CNN history kept
-    by the public state's encoder) from fixed decks: every output stacked."""
+    """60 steps of 64 six-seat no-limit tables (short stacks, an ante, pot-fraction raises, the public state on)
+    from seeded deals and actions: every output, stacked."""
     cfg = dict(num_players=6, ante=1, starting_stack=[50, 300, 120, 8, 200, 10], bet_sizing=(0.33, 0.7, 1.5),
                public=True)
     venv = vector.make("nolimit_holdem", num_envs=64, seed=4, backend="jax", **cfg)
