@@ -20,6 +20,7 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -217,10 +218,11 @@ def emit_json(data: Any, dest: str | None, allow_nan: bool = True) -> bool:
 
 
 def _jsonable(value: Any) -> Any:
-    """numpy scalars and arrays, paths: the values summaries hold that ``json`` does not know."""
+    """numpy scalars and arrays, paths, exact pot fractions ("7/10"): the values summaries hold that ``json`` does
+    not know."""
     if hasattr(value, "tolist"):
         return value.tolist()
-    if isinstance(value, Path):
+    if isinstance(value, Path | Fraction):
         return str(value)
     raise TypeError(f"{type(value).__name__} is not JSON serialisable")
 

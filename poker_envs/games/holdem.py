@@ -35,9 +35,9 @@ their tests.
 from __future__ import annotations
 
 import itertools
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import NamedTuple
 
 import numpy as np
@@ -48,6 +48,7 @@ from poker_envs.core.cards import (
 from poker_envs.core.hand_rules import check_hand_rule, hand_evaluator
 from poker_envs.core.ranking import STANDARD, HandRanking, get_ranking
 from poker_envs.core.settlement import ODD_CHIP_RULES, Pot, pots, settle
+from poker_envs.core.sizing import MAX_DENOMINATOR, fraction_raise_to, pot_fraction
 from poker_envs.games.base import CHANCE, TERMINAL, ActionKind, Game, GameState
 
 # ActionRecord kinds: the values of ActionKind, kept as plain ints on the engine's hot path.
@@ -55,7 +56,7 @@ FOLD, CHECK, CALL, BET, RAISE = (int(k) for k in (ActionKind.FOLD, ActionKind.CH
 KIND_NAMES = ("fold", "check", "call", "bet", "raise")
 # Discrete action ids common to every betting structure.
 A_FOLD, A_CALL = 0, 1
-ABSTRACT_FRACTIONS = (0.5, 1.0, 2.0)
+ABSTRACT_FRACTIONS = (Fraction(1, 2), Fraction(1), Fraction(2))  # "abstract": half pot, pot, two pots
 MAX_PLAYERS = 10
 # bet_sizing="chips" has starting_stack + 2 action ids: deeper stacks are refused (an action mask of a
 # million int8 entries per observation is already 1 MB).
@@ -63,13 +64,6 @@ MAX_CHIPS_STACK = 1_000_000
 STREET_NAMES = ("preflop", "flop", "turn", "river")
 BETTING = ("nolimit", "potlimit", "limit")
 HOLE_CARDS = (2, 3, 4, 5, 6)  # hole cards per player the rules deal
-
-
-def fraction_raise_to(max_bet: int, pot_after_call: int, fraction: float, low: int) -> int:
-    """The raise-to of a pot-fraction size: ``max_bet + fraction * pot_after_call``, rounded to a chip (halves up)
-    and lifted to the minimum raise-to ``low`` (a bet, ``max_bet`` 0, is ``fraction * pot``). The one copy of
-    the rule: the rules, the batched kernels' differential tests and the text views (``poker_envs.text``) use it."""
-    return max(low, int(max_bet + fraction * pot_after_call + 0.5))
 
 
 class ActionRecord(NamedTuple):
@@ -92,7 +86,8 @@ class HoldemConfig:
     betting: str = "nolimit"  # "nolimit" | "potlimit" | "limit"
     max_raises_per_round: int = 4  # limit only: bet + 3 raises (pre-flop the big blind is the bet)
     allow_fold_when_check: bool = False  # folding when checking is free is masked out unless True
-    bet_sizing: str | tuple[float, ...] = "abstract"  # no-limit ids: "abstract" | "chips" | pot fractions
+    # no-limit ids: "abstract" | "chips" | pot fractions (numbers or strings like "2/3", kept as exact Fractions)
+    bet_sizing: str | tuple[Fraction, ...] = "abstract"
     odd_chips: str = "per_pot"  # "per_pot": TDA, each pot split on its own | "pooled": pokerkit's split
     headsup_cap: bool = True  # limit: the raise cap holds with two players left (ACPC); False: no cap then (TDA)
     ranking: str | HandRanking = "standard"  # hand ranking: a name in core.ranking.RANKINGS or a HandRanking
@@ -155,17 +150,22 @@ class HoldemConfig:
                     "or pot-fraction bet_sizing, or count chips in a bigger unit)"
                 )
         else:
-            if not isinstance(sizing, tuple | list) or any(
-                isinstance(f, bool | np.bool_) or not isinstance(f, int | float | np.integer | np.floating) for f in sizing
-            ):
+            if not isinstance(sizing, tuple | list):
                 raise ValueError(
-                    f"bet_sizing must be 'abstract', 'chips' or a tuple of pot fractions (numbers), got {sizing!r}"
+                    f"bet_sizing must be 'abstract', 'chips' or a tuple of pot fractions (numbers or strings like "
+                    f"'2/3'), got {sizing!r}"
                 )
-            fracs = tuple(float(f) for f in sizing)
-            if not fracs or any(not math.isfinite(f) or f <= 0 for f in fracs):
+            fracs = tuple(pot_fraction(f, f"bet_sizing pot fraction {f!r}") for f in sizing)
+            if not fracs:
                 raise ValueError(f"bet_sizing pot fractions must be a non-empty tuple of positive numbers, got {sizing!r}")
             if list(fracs) != sorted(set(fracs)):
                 raise ValueError(f"bet_sizing pot fractions must be distinct and increasing, got {sizing!r}")
+            for given, f in zip(sizing, fracs):
+                if f.denominator > MAX_DENOMINATOR:
+                    raise ValueError(
+                        f"bet_sizing pot fraction {given!r} is exactly {f}; denominators above {MAX_DENOMINATOR} are "
+                        "refused (write the fraction you mean, e.g. '3/10' or 0.3)"
+                    )
             object.__setattr__(self, "bet_sizing", fracs)
         ranking = get_ranking(self.ranking)
         if self.deck is None:
@@ -224,7 +224,7 @@ class HoldemConfig:
         return tuple(itertools.accumulate(self.board_cards, initial=0))
 
     @property
-    def fractions(self) -> tuple[float, ...]:
+    def fractions(self) -> tuple[Fraction, ...]:
         """Pot fractions of the discrete raise ids (no-limit "abstract" or a tuple)."""
         if self.bet_sizing == "abstract":
             return ABSTRACT_FRACTIONS

@@ -1,6 +1,6 @@
 """The legal actions of the seat to act with their sizes, from the observation dict and the table's configuration.
 
-The amounts come from the rules' own sizing (``games.holdem.fraction_raise_to`` for pot fractions, the raise-to
+The amounts come from the rules' own sizing (``core.sizing.fraction_raise_to`` for pot fractions, the raise-to
 range in ``observation["public"]`` for the rest), never a second copy of the rules; ``tests/test_text_views.py``
 binds them to ``HoldemState.action_to_chips`` on random hands.
 """
@@ -8,12 +8,13 @@ binds them to ``HoldemState.action_to_chips`` on random hands.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
 
 from poker_envs.encoders.public import PublicState
-from poker_envs.games.holdem import fraction_raise_to
+from poker_envs.core.sizing import fraction_raise_to, pot_fraction
 
 
 @dataclass(frozen=True)
@@ -22,8 +23,8 @@ class Sizing:
 
     game: str  # the game's name ("nolimit_holdem", "push_fold_2p")
     betting: str  # "nolimit" | "potlimit" | "limit" | "push_fold"
-    bet_sizing: str | tuple[float, ...]  # "abstract" | "chips" | pot fractions; "limit" / "push_fold" for those
-    fractions: tuple[float, ...]  # pot fractions of the raise ids 2.. (empty unless abstract or fractions)
+    bet_sizing: str | tuple[Fraction, ...]  # "abstract" | "chips" | pot fractions; "limit" / "push_fold" for those
+    fractions: tuple[Fraction, ...]  # pot fractions of the raise ids 2.. (empty unless abstract or fractions)
     dead_chips: int = 0  # chips in the pot nobody's stack paid (HoldemConfig.dead_chips)
     board_after: tuple[int, ...] = (0, 3, 4, 5)  # board cards seen in each betting round (push/fold: (0,))
 
@@ -85,15 +86,17 @@ def legal_actions(sizing: Sizing, public: PublicState, mask: np.ndarray) -> list
             pot_after_call = int(public.pot) + sizing.dead_chips + int(public.to_call)
             to = float(fraction_raise_to(int(max_bet), pot_after_call, fraction, int(low)))
         kind = "all-in" if to >= all_in_to else verb
-        out.append(LegalAction(int(a), kind, float(to), float(to - bet), fraction))
+        out.append(LegalAction(int(a), kind, float(to), float(to - bet), None if fraction is None else float(fraction)))
     return out
 
 
-def pot_fraction_to(sizing: Sizing, public: PublicState, fraction: float) -> float:
-    """The raise-to of a pot-fraction size named in a reply ("half pot"), by the rules' own fraction rule."""
+def pot_fraction_to(sizing: Sizing, public: PublicState, fraction: Fraction | float) -> float:
+    """The raise-to of a pot-fraction size named in a reply ("half pot"), by the rules' own fraction rule (a float
+    counts as the decimal it prints, as in ``bet_sizing``)."""
     me = public.observer
     max_bet = public.bets[me] + public.to_call
     if sizing.betting == "push_fold":
-        return max_bet + fraction * (public.pot + public.to_call)
+        return max_bet + float(fraction) * (public.pot + public.to_call)
     pot_after_call = int(public.pot) + sizing.dead_chips + int(public.to_call)
-    return float(fraction_raise_to(int(max_bet), pot_after_call, fraction, int(public.min_raise_to)))
+    exact = pot_fraction(fraction, "pot fraction")
+    return float(fraction_raise_to(int(max_bet), pot_after_call, exact, int(public.min_raise_to)))

@@ -18,6 +18,7 @@ import math
 import re
 import unicodedata
 from dataclasses import dataclass
+from fractions import Fraction
 
 from poker_envs.encoders.public import PublicState
 from poker_envs.text.actions import LegalAction, Sizing, pot_fraction_to
@@ -43,7 +44,7 @@ class Intent:
 
     kind: str  # "fold" | "check" | "call" | "check/call" | "bet" | "raise" | "all-in"
     mode: str | None = None  # amount: None | "to" | "by" | "x" (times the bet faced) | "pot" | "min" | "max"
-    amount: float | None = None  # the number (a pot fraction for "pot")
+    amount: float | Fraction | None = None  # the number (for "pot": the pot fraction, exact where it is finite)
     unit: str | None = None  # "bb" | "chips" | None (the table's unit)
 
 
@@ -136,12 +137,12 @@ _POT_WORDS = (
     (r"(?P<a>\d+)\s*/\s*(?P<b>\d+)\s*(?:of\s+)?(?:the\s+)?pot", None),
     (r"(?P<pct>\d+(?:\.\d+)?)\s*%\s*(?:of\s+)?(?:the\s+)?pot", None),
     (r"(?P<mul>\d+(?:\.\d+)?)\s*(?:x|times)?\s*(?:the\s+)?pots?(?![a-z])", None),
-    (r"half\s*(?:of\s+)?(?:a\s+|the\s+)?pot", 0.5),
-    (r"(?:a\s+)?quarter\s*(?:of\s+)?(?:the\s+)?pot", 0.25),
-    (r"(?:one\s*-?\s*|a\s+)?third\s*(?:of\s+)?(?:the\s+)?pot", 1 / 3),
-    (r"two\s*-?\s*thirds?\s*(?:of\s+)?(?:the\s+)?pot", 2 / 3),
-    (r"three\s*-?\s*quarters?\s*(?:of\s+)?(?:the\s+)?pot", 0.75),
-    (r"(?:full\s+|the\s+|a\s+)?pot(?:\s*-?\s*sized?)?(?![a-z])", 1.0),
+    (r"half\s*(?:of\s+)?(?:a\s+|the\s+)?pot", Fraction(1, 2)),
+    (r"(?:a\s+)?quarter\s*(?:of\s+)?(?:the\s+)?pot", Fraction(1, 4)),
+    (r"(?:one\s*-?\s*|a\s+)?third\s*(?:of\s+)?(?:the\s+)?pot", Fraction(1, 3)),
+    (r"two\s*-?\s*thirds?\s*(?:of\s+)?(?:the\s+)?pot", Fraction(2, 3)),
+    (r"three\s*-?\s*quarters?\s*(?:of\s+)?(?:the\s+)?pot", Fraction(3, 4)),
+    (r"(?:full\s+|the\s+|a\s+)?pot(?:\s*-?\s*sized?)?(?![a-z])", Fraction(1)),
 )
 _POT = [(re.compile(p), f) for p, f in _POT_WORDS]
 _LETTERS = {"f": "fold", "x": "check", "k": "check", "c": "check/call"}
@@ -161,11 +162,11 @@ def _amount_intent(kind: str, segment: str) -> Intent:
         if fraction is None:
             g = m.groupdict()
             if g.get("a") is not None:
-                fraction = float(g["a"]) / float(g["b"]) if float(g["b"]) else math.inf
+                fraction = Fraction(int(g["a"]), int(g["b"])) if int(g["b"]) else math.inf
             elif g.get("pct") is not None:
-                fraction = float(g["pct"]) / 100
+                fraction = Fraction(g["pct"]) / 100
             else:
-                fraction = float(g["mul"])
+                fraction = Fraction(g["mul"])
         best = (m.start(), Intent(kind, "pot", fraction))
         break
     m = _AMOUNT.search(segment)
@@ -320,7 +321,7 @@ def resolve(intent: Intent, table: Table, text: str) -> Parsed:
     if intent.mode == "pot":
         if not math.isfinite(amount) or amount <= 0:
             return _fail("out_of_range", text, "a pot fraction must be a positive number")
-        target = pot_fraction_to(table.sizing, pub, amount)
+        target = pot_fraction_to(table.sizing, pub, Fraction(intent.amount))  # type: ignore[arg-type]
         if target > high + table.tolerance and table.snap:
             return _ok(sized[-1], text, f"{format_amount(amount)} pot is past the largest raise: {verb} {table.fmt(high)}", snapped=True)
     else:

@@ -19,6 +19,7 @@ from poker_envs.core.hand_rules import evaluate_hands
 from poker_envs.core.ranking import HandRanking
 from poker_envs.games.holdem import HoldemGame
 from poker_envs.core.settlement import settle_batch
+from poker_envs.core.sizing import pot_share
 
 
 @dataclass(frozen=True)
@@ -33,7 +34,8 @@ class Rules:
     limit: bool  # fixed-limit betting
     max_raises: int  # limit: bets per street, the big blind counting pre-flop
     allow_fold_when_check: bool  # folding when checking is free is legal
-    fractions: np.ndarray  # (m,) float64 pot fractions of the raise ids (no-limit, not "chips")
+    numerators: np.ndarray  # (m,) int64 pot fractions of the raise ids as exact ratios (no-limit, not "chips") ...
+    denominators: np.ndarray  # (m,) int64 ... numerators / denominators (core.sizing)
     chips: bool  # no-limit "chips" sizing: id a raises to a - 1
     num_actions: int  # action ids
     odd_chips: str  # settlement's odd-chip rule, as the rules core settles
@@ -75,7 +77,8 @@ class Rules:
             limit=not nolimit,
             max_raises=config.max_raises_per_round,
             allow_fold_when_check=config.allow_fold_when_check,
-            fractions=np.array(game.fractions if nolimit else (), dtype=np.float64),
+            numerators=np.array([f.numerator for f in game.fractions] if nolimit else [], dtype=np.int64),
+            denominators=np.array([f.denominator for f in game.fractions] if nolimit else [], dtype=np.int64),
             chips=nolimit and game.chips_sizing,
             num_actions=game.num_distinct_actions,
             odd_chips=config.odd_chips,
@@ -300,9 +303,9 @@ def action_mask(
         mask[:, 2:] = can[:, None] & (ids >= low[:, None] + 1) & (ids <= high[:, None] + 1)
         targets = np.broadcast_to(ids - 1, (b, len(ids)))
     else:
-        m = len(rules.fractions)
-        pot_after_call = t.contributed.sum(1) + owe
-        raw = np.floor(t.max_bet[:, None] + rules.fractions * pot_after_call[:, None] + 0.5).astype(np.int64)
+        m = len(rules.numerators)
+        pot_after_call = (t.contributed.sum(1) + owe).astype(np.int64)
+        raw = t.max_bet[:, None] + pot_share(pot_after_call[:, None], rules.numerators, rules.denominators)
         to = np.maximum(low[:, None], raw)
         legal = can[:, None] & (to < high[:, None])
         legal[:, 1:] &= to[:, 1:] != to[:, :-1]  # a repeat of a smaller fraction's amount

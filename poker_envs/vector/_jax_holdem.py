@@ -16,6 +16,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from poker_envs.core.sizing import pot_share
 from poker_envs.encoders import holdem_default
 from poker_envs.vector import _holdem_kernels as k
 from poker_envs.vector._jax_showdown import evaluate_hands, settle
@@ -177,9 +178,10 @@ def action_mask(s: HoldemState, rules: k.Rules, can: jax.Array, low: jax.Array, 
         legal = can[:, None] & (ids >= low[:, None] + 1) & (ids <= high[:, None] + 1)
         targets = jnp.broadcast_to(ids - 1, (b, ids.shape[0]))
     else:
-        fractions = jnp.asarray(rules.fractions, dtype=jnp.float32)
+        num = jnp.asarray(rules.numerators, dtype=jnp.int32)
+        den = jnp.asarray(rules.denominators, dtype=jnp.int32)
         pot_after_call = s.contributed.sum(1) + owe
-        raw = s.max_bet[:, None] + jnp.floor(fractions * pot_after_call[:, None] + 0.5).astype(jnp.int32)
+        raw = s.max_bet[:, None] + pot_share(pot_after_call[:, None], num, den)
         to = jnp.maximum(low[:, None], raw)
         legal = can[:, None] & (to < high[:, None])
         legal = legal.at[:, 1:].set(legal[:, 1:] & (to[:, 1:] != to[:, :-1]))

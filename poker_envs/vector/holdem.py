@@ -208,6 +208,10 @@ def check_options(config: HoldemConfig, reward_unit: str, obs_encoder: str) -> N
     if sum(config.starting_stacks) >= 2**31:
         raise ValueError(f"starting_stack: the batched engine counts chips in int32; the stacks sum to "
                          f"{sum(config.starting_stacks)}, at most {2**31 - 1} allowed")
+    largest = max(config.fractions, default=0)
+    if sum(config.starting_stacks) * (1 + largest) >= 2**31:
+        raise ValueError(f"bet_sizing: a raise of {largest} pots of {sum(config.starting_stacks)} chips would overflow the "
+                         "batched engine's int32 chip counts; use smaller pot fractions or smaller stacks")
     available_encoders()[obs_encoder](HoldemGame(config))  # the single-table encoder refuses a game it does not fit
 
 

@@ -1,0 +1,61 @@
+"""Pot-fraction bet sizes in whole chips: the one copy of the rule, exact in integers.
+
+A pot fraction is an exact rational (``fractions.Fraction``): ``0.7`` is read as the decimal the user wrote,
+7/10, not as the binary float just below it, and ``"2/3"`` is two thirds. A raise of fraction ``p/q`` raises to
+``max_bet + round(p * pot_after_call / q)``, halves rounded up, computed in integers so that every engine (the
+rules core in Python ints, the numpy kernels in int64, the JAX kernels in int32) plays the same chip for every
+pot. ``pot_share`` is written with ``//`` and ``%`` only, so the same function serves Python ints, numpy arrays
+and ``jax.numpy`` arrays; its intermediate values never exceed the result plus ``q * q``, which keeps int32 exact
+for denominators up to ``MAX_DENOMINATOR``.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from fractions import Fraction
+from typing import Any, TypeVar
+
+MAX_DENOMINATOR = 10_000  # largest denominator of a configured pot fraction (int32 kernels stay exact below it)
+
+ArrayOrInt = TypeVar("ArrayOrInt")
+
+
+def pot_fraction(value: Any, argument: str = "pot fraction") -> Fraction:
+    """``value`` (an int, a float, a ``Fraction`` or a string such as ``"2/3"`` or ``"0.75"``) as an exact positive
+    rational; a float counts as the shortest decimal that prints it (0.7 -> 7/10). ValueError names ``argument``."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Rational | numbers.Real | str):
+        raise ValueError(f"{argument} must be a positive number or a string like '2/3', got {value!r}")
+    if isinstance(value, str):
+        try:
+            exact = Fraction(value.strip())
+        except (ValueError, ZeroDivisionError):
+            raise ValueError(f"{argument} {value!r} is not a number or a ratio like '2/3'") from None
+    elif isinstance(value, numbers.Rational):
+        exact = Fraction(int(value.numerator), int(value.denominator))
+    else:
+        as_float = float(value)
+        if not math.isfinite(as_float):
+            raise ValueError(f"{argument} must be finite, got {value!r}")
+        exact = Fraction(repr(as_float))
+    if exact <= 0:
+        raise ValueError(f"{argument} must be positive, got {value!r}")
+    return exact
+
+
+def pot_share(pot: ArrayOrInt, numerator: Any, denominator: Any) -> ArrayOrInt:
+    """``pot * numerator / denominator`` rounded to a whole chip, halves up, in integer arithmetic only.
+
+    Works element-wise on Python ints, numpy and ``jax.numpy`` integer arrays (broadcasting ``numerator`` and
+    ``denominator``). With ``pot = a * q + r`` and ``p = b * q + s`` the share is ``a * p + r * b +
+    (r * s + q // 2) // q``: no term is larger than the result except ``r * s < q * q``."""
+    q = denominator
+    whole, rest = pot // q, pot % q  # type: ignore[operator]
+    return whole * numerator + rest * (numerator // q) + (rest * (numerator % q) + q // 2) // q  # type: ignore[operator,return-value]
+
+
+def fraction_raise_to(max_bet: int, pot_after_call: int, fraction: Fraction, low: int) -> int:
+    """The raise-to of a pot-fraction size: ``max_bet`` plus ``fraction`` of ``pot_after_call`` (the pot once the
+    raiser has called), rounded to a chip (halves up), and lifted to the minimum raise-to ``low``. A bet, with
+    ``max_bet`` 0, is the fraction of the pot."""
+    return max(low, max_bet + pot_share(pot_after_call, fraction.numerator, fraction.denominator))
