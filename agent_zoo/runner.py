@@ -17,6 +17,10 @@ Two engines play the hands:
   ends. Same cards and the same seat Generators give the same results as ``play_aec`` for agents whose
   ``act_batch`` draws row by row.
 
+``play_aec`` shows every turn and every episode's end to a ``Watcher`` (optional): callers that keep more than
+the outcomes (play logs, stored training hands, per-decision statistics) read the observation, the action and
+the rules state there, so the loop itself is written once.
+
 Agents are called through ``act_rows``: ``agent.act_batch(observations, rngs)`` (``agent_zoo.agent``), with
 ``observations`` the observation dict stacked over rows and ``rngs`` one Generator per row, which row ``i``
 uses alone. The batched hold'em engine built with ``public=True`` (and every batched session) also gives
@@ -59,6 +63,32 @@ class HandOutcome:
     hands: int = 1  # hands played in the episode
     places: np.ndarray | None = None  # sessions: finishing place of each seat (1 = first; ties share the best)
     trace: tuple[list[Decision], Any] | None = None  # ``record=True``: every decision and the final rules state
+
+
+@dataclass(frozen=True)
+class Turn:
+    """One turn of a seat in ``play_aec``, shown to ``Watcher.turn`` right before its action is applied."""
+
+    hand: int  # index into the runner's hands of the episode being played
+    seat: int  # the environment seat that acts
+    observation: dict[str, np.ndarray]  # what the seat observed (its row of the agent's batch)
+    action: int  # the action the agent chose
+    # The environment's rules state before the action; live, so read it during the call (clone it to keep it).
+    # A pass turn of a hand the forced bets decided is no decision: there ``state.current_player()`` is < 0.
+    state: Any
+
+
+class Watcher:
+    """Sees ``play_aec``'s episodes as they are played; the base class ignores everything, a subclass overrides
+    what it needs (a play log, stored training hands, progress). Turns of different tables interleave, so a
+    watcher that keeps per-episode data keys it by ``Turn.hand``."""
+
+    def turn(self, turn: Turn) -> None:
+        """Every turn a seat is asked to act, in the order the actions are applied at its table."""
+
+    def episode_end(self, hand: int, state: Any, outcome: HandOutcome) -> None:
+        """Episode ``hand`` (index into the runner's hands) is over: ``outcome`` is what it gave and ``state``
+        the rules state its (last) hand ended in, live during the call only."""
 
 
 def finishing_places(session: Any) -> np.ndarray:
@@ -150,15 +180,15 @@ def play_aec(
     hands: Sequence[HandSpec],
     tables: int = 32,
     style: bool = False,
-    on_decision: Callable[[int, int, dict[str, np.ndarray], int], None] | None = None,
+    watch: Watcher | None = None,
     record: bool = False,
 ) -> list[HandOutcome]:
     """Play ``hands`` (episodes) on up to ``tables`` raw AEC environments made by ``make_env``; outcomes in order.
 
     Rewards are counted as PettingZoo's ``last()`` reports them (each agent's cumulative reward at each of
     its turns and at its final ``None`` step), so a session's eliminated agents and prize payouts count.
-    ``on_decision(hand, seat, observation, action)`` (optional) sees every decision as it is taken (``hand``:
-    the index into ``hands``), e.g. to write play logs. ``record``: each outcome's ``trace`` holds every
+    ``watch`` (optional) sees every turn as it is taken and every episode as it ends (``Watcher``), e.g. to
+    write play logs. ``record``: each outcome's ``trace`` holds every
     decision (the rules' state before it, the action, the agent's ``action_probabilities`` there or None) and
     the final state, for AIVAT (``agent_zoo.aivat``); the host reads the finished hand, the agents do not.
     """
@@ -195,7 +225,10 @@ def play_aec(
         if done is None:
             episode.file_hand(env, names)
         trace = (episode.decisions, env.state.clone()) if episode.decisions is not None else None
-        outcomes[episode.index] = HandOutcome(episode.totals, episode.style, 1 if done is None else done, places, trace)
+        outcome = HandOutcome(episode.totals, episode.style, 1 if done is None else done, places, trace)
+        outcomes[episode.index] = outcome
+        if watch is not None:
+            watch.episode_end(episode.index, env.state, outcome)
         start(t)
 
     for t in range(len(envs)):
@@ -230,8 +263,8 @@ def play_aec(
                 if record and env.state.current_player() >= 0:
                     episode.decisions.append(  # type: ignore[union-attr]
                         Decision(env.state.clone(), action, None if probs is None else np.asarray(probs[i], dtype=np.float64)))
-                if on_decision is not None:
-                    on_decision(episode.index, seat, {k: v[i] for k, v in obs.items()}, action)  # type: ignore[union-attr]
+                if watch is not None:
+                    watch.turn(Turn(episode.index, seat, {k: v[i] for k, v in obs.items()}, action, env.state))  # type: ignore[union-attr]
                 env.step(action)
                 done = getattr(env, "hands_done", None)  # envs without it: the one hand is filed at the end
                 if done is not None and done != episode.hands_seen:  # type: ignore[union-attr]

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from agent_zoo.agent import Agent
-from agent_zoo.runner import HandSpec, play_aec
+from agent_zoo.runner import HandSpec, Turn, Watcher, play_aec
 from poker_envs.limit_holdem_v0 import raw_env
 
 
@@ -32,6 +32,17 @@ class PlayerRecord:
         """(states (n, d) float32, actions (n,) int64, legal masks (n, 3) int8)."""
         x = np.asarray(self.obs, dtype=np.float32).reshape(len(self.obs), -1)
         return x, np.asarray(self.actions, dtype=np.int64), np.asarray(self.masks, dtype=np.int8).reshape(len(self.obs), 3)
+
+
+class TurnLog(Watcher):
+    """Every turn of a runner call, kept per episode (``turns[hand]``: (seat, observation, action) in the
+    order they were taken) so they can be filed in episode order whatever the order the tables finished in."""
+
+    def __init__(self, episodes: int) -> None:
+        self.turns: list[list[tuple[int, dict[str, np.ndarray], int]]] = [[] for _ in range(episodes)]
+
+    def turn(self, turn: Turn) -> None:
+        self.turns[turn.hand].append((turn.seat, turn.observation, turn.action))
 
 
 def style(counts: np.ndarray) -> tuple[float, float]:
@@ -80,11 +91,6 @@ def play_hands(
         decks = [cards.permutation(52)[: 2 * n + 5].tolist() for _ in range(per)]
         options = {"deck": decks[0], "button": h % n} if per == 1 else {"decks": decks, "button": h % n}
         specs.append(HandSpec(seats, seat_seqs[h], options))
-    decisions: list[list[tuple[int, dict[str, np.ndarray], int]]] = [[] for _ in range(episodes)]
-
-    def on_decision(hand: int, seat: int, observation: dict[str, np.ndarray], action: int) -> None:
-        decisions[hand].append((seat, observation, action))
-
     session = {} if per == 1 else {"hands_per_episode": per}
     make = lambda: raw_env(num_players=n, obs_encoder=encoder, starting_stack=starting_stack, reward_unit="chips", **session)  # noqa: E731
     records = [PlayerRecord() for _ in pool]
@@ -96,16 +102,16 @@ def play_hands(
     chunk = 64 * tables  # episodes per runner call: bounds the decisions held before they are filed
     for lo in range(0, episodes, chunk):
         part = specs[lo : lo + chunk]
-        outcomes = play_aec(make, pool, part, tables=tables, on_decision=lambda h, *rest: on_decision(lo + h, *rest))
-        for h, (spec, outcome) in enumerate(zip(part, outcomes, strict=True)):
-            for seat, observation, action in decisions[lo + h]:
+        log = TurnLog(len(part))
+        outcomes = play_aec(make, pool, part, tables=tables, watch=log)
+        for spec, outcome, turns in zip(part, outcomes, log.turns, strict=True):
+            for seat, observation, action in turns:
                 rec = records[spec.seats[seat]]
                 rec.counts[action] += 1
                 if record is None or record(observation["observation"]):
                     rec.obs.append(observation["observation"])
                     rec.actions.append(action)
                     rec.masks.append(observation["action_mask"])
-            decisions[lo + h] = []
             for seat, r in enumerate(outcome.rewards):
                 records[spec.seats[seat]].chips += float(r)
                 records[spec.seats[seat]].hands += outcome.hands
