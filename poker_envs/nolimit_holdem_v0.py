@@ -6,7 +6,8 @@ hand per episode; the button moves one seat per reset. Actions (``bet_sizing=``)
 ``"chips"``: 0 fold, 1 check/call, id ``a >= 2`` bets/raises to ``a - 1`` chips (street total), so
 ``max(starting_stack) + 2`` ids: stacks above ``MAX_CHIPS_STACK`` (1,000,000 chips) are refused;
 a tuple of pot fractions: 0 fold, 1 check/call, one id per fraction, then all-in. Illegal ids are
-masked in ``observation["action_mask"]``; the public betting state is in ``observation["public"]``
+masked in ``observation["action_mask"]`` (folding when checking is free too, unless
+``allow_fold_when_check=True``); the public betting state is in ``observation["public"]``
 (``poker_envs.encoders.public``). Rewards are in big blinds (``reward_unit="chips"`` for chips).
 
 Sessions (opt-in; docs/holdem.md "Sessions"): ``hands_per_episode=N`` plays up to N hands with stacks
@@ -57,8 +58,10 @@ class raw_env(HoldemAECEnv):
         payouts: Sequence[float] | None = None,
         eliminated: str = "leave",
         history: bool = False,
+        allow_fold_when_check: bool = False,
     ) -> None:
-        config = table_config("nolimit", num_players, small_blind, big_blind, ante, starting_stack, bet_sizing)
+        config = table_config("nolimit", num_players, small_blind, big_blind, ante, starting_stack, bet_sizing,
+                              allow_fold_when_check=allow_fold_when_check)
         session = session_config(hands_per_episode, rebuy, blind_levels, hands_per_level, payouts, eliminated)
         super().__init__(config, reward_unit, obs_encoder, render_mode, session, history)
 
