@@ -30,7 +30,7 @@ from agent_zoo.cnn.heuristic import HeuristicAgent
 import agent_zoo.cnn.agent as agent_mod
 import agent_zoo.cnn.selfplay as selfplay_mod
 from agent_zoo.cnn.network import PokerCNN, score, score_candidates, to_tensor
-from agent_zoo.cnn.selfplay import Player, draw_deals, make_game, play_hands
+from agent_zoo.cnn.selfplay import PlayConfig, Player, draw_deals, make_game, play_hands
 from agent_zoo.cnn.storage import encode_samples
 from agent_zoo.cnn.train import make_optimizer
 from poker_envs import nolimit_holdem_v0
@@ -80,7 +80,7 @@ def lockstep(net: PokerCNN, candidates: str, hands: int) -> tuple[float, int]:
     decks, buttons = draw_deals(hands, rng)
     cnn, heu = Player("cnn", "cnn", net, candidates), Player("heuristic", "heuristic")
     t = time.perf_counter()
-    log = play_hands(game, (cnn, heu), decks, buttons, rng, parallel=64, stats=True)
+    log = play_hands(game, (cnn, heu), decks, buttons, rng, PlayConfig(tables=64, stats=True))
     return time.perf_counter() - t, int(log.kinds["cnn"].sum())
 
 
@@ -104,7 +104,7 @@ def training(batches: int, batch_size: int = 128) -> tuple[float, float]:
     rng = np.random.default_rng(1)
     decks, buttons = draw_deals(2_000, rng)
     heu = Player("heuristic", "heuristic")
-    store = play_hands(game, (heu, heu), decks, buttons, rng, record=(0, 0)).recorder.store()
+    store = play_hands(game, (heu, heu), decks, buttons, rng, PlayConfig(record=(0, 0))).recorder.store()
     cfg = CNNConfig()
     torch.manual_seed(0)
     net = PokerCNN().train()

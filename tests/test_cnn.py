@@ -15,8 +15,8 @@ from agent_zoo.cnn.equity import allin_chips
 from agent_zoo.cnn.heuristic import RAISE_FRACTIONS, HeuristicAgent, heuristic_action, pot_raise_to
 from agent_zoo.cnn.network import PokerCNN, score, score_candidates
 from agent_zoo.agent import stack
-from agent_zoo.cnn.selfplay import (Player, cnn_scores, distinct_candidates, draw_deals, expand_scores, fold_value, make_game,
-                                     play_hands)
+from agent_zoo.cnn.candidates import distinct_candidates, expand_scores, fold_value
+from agent_zoo.cnn.selfplay import PlayConfig, Player, cnn_scores, draw_deals, make_game, play_hands
 from agent_zoo.cnn.storage import HandRecorder, HandStore, deal_cards, encode_samples
 from agent_zoo.cnn.train import Trainer, load_generation, pairings, permute_suits
 from agent_zoo.observe import public_of_state, public_state
@@ -152,7 +152,7 @@ def test_store_save_load_concat_head(tmp_path) -> None:
     rng = np.random.default_rng(2)
     decks, buttons = draw_deals(12, rng)
     h = Player("heuristic", "heuristic")
-    store = play_hands(game, (h, h), decks, buttons, rng, record=(0, 0)).recorder.store()
+    store = play_hands(game, (h, h), decks, buttons, rng, PlayConfig(record=(0, 0))).recorder.store()
     store.save(tmp_path / "a.npz")
     back = HandStore.load(tmp_path / "a.npz")
     for f in ("deck", "button", "start", "seat", "kind", "raise_to", "target"):
@@ -380,9 +380,9 @@ def test_equity_targets_keep_folds_and_river_showdowns() -> None:
     rng = np.random.default_rng(4)
     decks, buttons = draw_deals(150, rng)
     h = Player("heuristic", "heuristic")
-    a = play_hands(game, (h, h), decks, buttons, np.random.default_rng(9), record=(0, 0)).recorder.store()
-    b = play_hands(game, (h, h), decks, buttons, np.random.default_rng(9), record=(0, 0),
-                   equity_samples=64).recorder.store()
+    a = play_hands(game, (h, h), decks, buttons, np.random.default_rng(9), PlayConfig(record=(0, 0))).recorder.store()
+    b = play_hands(game, (h, h), decks, buttons, np.random.default_rng(9),
+                   PlayConfig(record=(0, 0), equity_samples=64)).recorder.store()
     np.testing.assert_array_equal(a.kind, b.kind)  # the same play
     changed = np.flatnonzero(np.abs(a.target - b.target) > 1e-9)
     assert 0 < len(changed) < len(a.target)
@@ -417,10 +417,10 @@ def test_blind_equity_matches_known_preflop_values_and_spares_cnn_opponents() ->
     game = make_game()
     decks, buttons = draw_deals(60, np.random.default_rng(3))
     h, c = Player("heuristic", "heuristic"), Player("c", "cnn", _net(2), "subset")
-    base = play_hands(game, (h, c), decks, buttons, np.random.default_rng(1), record=(0, 1),
-                      equity_samples=32).recorder.store()
-    blind = play_hands(game, (h, c), decks, buttons, np.random.default_rng(1), record=(0, 1),
-                       equity_samples=32, blind_opponents=True).recorder.store()
+    base = play_hands(game, (h, c), decks, buttons, np.random.default_rng(1),
+                      PlayConfig(record=(0, 1), equity_samples=32)).recorder.store()
+    blind = play_hands(game, (h, c), decks, buttons, np.random.default_rng(1),
+                       PlayConfig(record=(0, 1), equity_samples=32, blind_opponents=True)).recorder.store()
     np.testing.assert_array_equal(base.kind, blind.kind)
     heuristic_rows = base.seat == 0  # the heuristic's opponent is a CNN: its targets are untouched
     np.testing.assert_array_equal(base.target[heuristic_rows], blind.target[heuristic_rows])
@@ -564,7 +564,7 @@ def test_allin_ev_changes_only_showdowns_decided_before_the_river() -> None:
     game = make_game()
     decks, buttons = draw_deals(60, np.random.default_rng(5))
     rand = (Player("random", "random"), Player("random2", "random"))
-    log = play_hands(game, rand, decks, buttons, np.random.default_rng(6), allin_ev=64)
+    log = play_hands(game, rand, decks, buttons, np.random.default_rng(6), PlayConfig(allin_ev=64))
     plain = play_hands(game, rand, decks, buttons, np.random.default_rng(6))
     np.testing.assert_array_equal(log.chips, plain.chips)  # the play is unchanged
     np.testing.assert_allclose(log.ev_chips.sum(axis=1), 0.0, atol=1e-9)

@@ -21,8 +21,9 @@ from typing import Any
 import numpy as np
 
 from agent_zoo.agent import Agent, Observation, Rngs, batch_masks, legal_actions, row, stack
-from agent_zoo.cnn.network import PokerCNN, score_candidates
-from agent_zoo.cnn.selfplay import Player, candidate_actions, distinct_candidates, expand_scores, fold_value
+from agent_zoo.cnn.network import PokerCNN, load_generation, score_candidates
+from agent_zoo.cnn.candidates import candidate_actions, distinct_candidates, expand_scores, fold_value
+from agent_zoo.cnn.config import CANDIDATE_SETS
 from agent_zoo.observe import public_state
 from poker_envs.encoders.poker_cnn import NUM_PLANES, SIDE, candidate_planes
 
@@ -106,20 +107,27 @@ class CNNAgent(Agent):
     """Greedy player of a PokerCNN value network (deterministic: the generator is not used)."""
 
     def __init__(self, net: PokerCNN, env: Any, candidates: str = "full", name: str = "cnn",
-                 exact_fold: bool = False, trained: TrainedTable | None = None) -> None:
+                 exact_fold: bool = False, trained: TrainedTable | None = None,
+                 fractions: tuple[float, ...] = (0.5, 1.0, 2.0)) -> None:
         """``env`` is read here only, for its configuration (the game and the observation it gives).
-        ``trained``: the table the network learnt at; a table that differs is refused (None: not checked)."""
+        ``trained``: the table the network learnt at; a table that differs is refused (None: not checked).
+        ``fractions``: the pot fractions of the ``"subset"`` candidates (``candidates.candidate_actions``)."""
         check_env(env)
         if trained is not None:
             check_table(env, trained)
+        if candidates not in CANDIDATE_SETS:
+            raise ValueError(f"candidates must be one of {CANDIDATE_SETS}, got {candidates!r}")
         self.name = name
-        self.player = Player(name, "cnn", net.eval(), candidates, exact_fold=exact_fold)
+        self.net = net.eval()
+        self.candidates = candidates
+        self.fractions = tuple(fractions)
+        self.exact_fold = exact_fold
 
     def _candidates(self, observation: Observation) -> tuple[Any, list[int], np.ndarray, np.ndarray]:
         """(public state, candidate ids, planes 31-32 of their distinct encodings, index of each
         encoding's first candidate); a function of the public state and the legal mask only."""
         public = public_state(observation, "the CNN agent")
-        actions = candidate_actions(legal_actions(observation), public, self.player.candidates, self.player.fractions)
+        actions = candidate_actions(legal_actions(observation), public, self.candidates, self.fractions)
         kinds, added, first = distinct_candidates(public, actions)
         return public, actions, candidate_planes(kinds, added / public.small_blind, np.uint8), first
 
@@ -154,14 +162,14 @@ class CNNAgent(Agent):
             rows.append(np.repeat(np.asarray(members, dtype=np.int64), k))
             cands.append(np.tile(np.arange(offset, offset + k), len(members)))
             offset += k
-        values = score_candidates(self.player.net, planes, np.concatenate(cand_planes), np.concatenate(rows),
+        values = score_candidates(self.net, planes, np.concatenate(cand_planes), np.concatenate(rows),
                                   np.concatenate(cands))
         out: list[tuple[list[int], np.ndarray]] = [([], np.zeros(0))] * m
         off = 0
         for members, pub, actions, first, k in found:
             v = expand_scores(actions, values[off : off + len(members) * k].reshape(len(members), k), first)
             off += len(members) * k
-            if self.player.exact_fold:
+            if self.exact_fold:
                 fold_value(pub, actions, v)
             for j, i in enumerate(members):
                 out[i] = (actions, v[j])
@@ -192,8 +200,6 @@ class CNNAgent(Agent):
 
 def load_cnn_agent(path: str | Path, env: Any, candidates: str = "full") -> CNNAgent:
     """Registry factory (``cnn:PATH``): the generation saved at ``PATH`` playing in ``env``."""
-    from agent_zoo.cnn.train import load_generation
-
     net, ckpt = load_generation(path)
     config = ckpt.get("config", {})
     exact_fold = bool(config.get("exact_fold", False))

@@ -29,7 +29,7 @@ import numpy as np
 
 from agent_zoo.cnn.heuristic import RANDOM_READINGS, SIZINGS
 from agent_zoo.cnn.gating import Z95, mean_ci
-from agent_zoo.cnn.selfplay import Player, draw_deals, duplicate_match, make_game, play_hands
+from agent_zoo.cnn.selfplay import PlayConfig, Player, draw_deals, duplicate_match, make_game, play_hands
 from agent_zoo.registry import make_agent
 from agent_zoo.runner import HandSpec, play_aec
 from agent_zoo.tournament import build_env, deal_layout, run_tournament
@@ -44,7 +44,8 @@ def actions_per_hand(sizing: str, hands: int, seed: int, fold_when_check: bool =
     players = (Player("a", "heuristic", sizing=sizing), Player("b", "heuristic", sizing=sizing))
     rng = np.random.default_rng(np.random.SeedSequence([seed, 2]))
     decks, buttons = draw_deals(hands, rng)
-    log = play_hands(make_game(fold_when_check=fold_when_check), players, decks, buttons, rng, parallel=256, stats=True)
+    log = play_hands(make_game(fold_when_check=fold_when_check), players, decks, buttons, rng,
+                     PlayConfig(tables=256, stats=True))
     return float(sum(int(c.sum()) for c in log.kinds.values()) / hands)
 
 

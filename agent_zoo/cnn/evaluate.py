@@ -24,8 +24,8 @@ import numpy as np
 
 from agent_zoo.cnn.config import CNNConfig
 from agent_zoo.cnn.gating import mean_ci
+from agent_zoo.cnn.network import load_generation
 from agent_zoo.cnn.selfplay import Player, draw_deals, duplicate_match, make_game
-from agent_zoo.cnn.train import load_generation
 
 KIND_LABELS = ("fold", "check", "call", "bet", "raise")
 SIZE_BINS = (0.0, 0.5, 1.0, 2.0, 4.0, np.inf)  # chips a bet/raise adds / pot before it

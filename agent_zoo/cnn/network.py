@@ -14,6 +14,9 @@ thousand Adadelta steps and the network outputs a constant (seen in our first ru
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Any
+
 import numpy as np
 import torch
 from torch import nn
@@ -111,3 +114,14 @@ def score_candidates(net: PokerCNN, states: np.ndarray, candidates: np.ndarray, 
     if was_training:
         net.train()
     return out.numpy()
+
+
+def load_generation(path: str | Path) -> tuple[PokerCNN, dict[str, Any]]:
+    """A finished generation's network (eval mode) and its checkpoint metadata."""
+    ckpt = torch.load(path, map_location="cpu", weights_only=False)
+    if "state_dict" not in ckpt:
+        raise ValueError(f"{path} is not a CNN generation checkpoint (no state_dict)")
+    net = PokerCNN()
+    net.load_state_dict(ckpt["state_dict"])
+    net.eval()
+    return net, ckpt

@@ -1,9 +1,13 @@
-"""Heads-up hands between random, heuristic and CNN players, many side by side (lockstep).
+"""Heads-up hands between random, heuristic and CNN players, played by the table runner.
 
-Every round, each unfinished hand advances by one decision; the candidate tensors of all hands where
-a CNN player acts go through its network in one forward pass. Deals are fixed in advance (a
-9-card deck and a button per hand), so a deal can be replayed with the seats swapped (duplicate
-evaluation) and a stored hand can be replayed exactly (``storage``).
+Each ``Player`` becomes a zoo agent (``seat_agent``) at ``nolimit_holdem_v0`` tables of the game's
+configuration (one action id per chip amount, Poker-CNN observations with the public betting state), and
+``agent_zoo.runner.play_aec`` plays many hands side by side: every round each agent acts for all its
+seats at once, so the candidate tensors of all hands where a CNN player acts go through its network in
+one forward pass. Deals are fixed in advance (a 9-card deck and a button per hand), so a deal can be
+replayed with the seats swapped (duplicate evaluation) and a stored hand can be replayed exactly
+(``storage``). Every seat of every hand draws from its own Generator (``runner.HandSpec``), so a hand's
+result does not depend on how many hands are played side by side.
 """
 
 from __future__ import annotations
@@ -14,17 +18,19 @@ from typing import Any
 
 import numpy as np
 
+from agent_zoo.agent import Agent, Observation, RandomAgent, Rngs, batch_size, row_rngs
+from agent_zoo.cnn.agent import CNNAgent
+from agent_zoo.cnn.candidates import candidate_actions, distinct_candidates, expand_scores, fold_value
+from agent_zoo.cnn.config import CANDIDATE_SETS
 from agent_zoo.cnn.equity import allin_chips, blind_equity, runout_equity
-from agent_zoo.cnn.heuristic import RANDOM_READINGS, check_sizing, heuristic_action, pot_raise_to, random_kinds_action
+from agent_zoo.cnn.heuristic import RANDOM_READINGS, HeuristicAgent, KindRandomAgent, check_sizing
 from agent_zoo.cnn.network import PokerCNN, score_candidates
+from agent_zoo.cnn.storage import DECK_CARDS, HandRecorder
 from agent_zoo.observe import public_of_state
-from agent_zoo.cnn.storage import DECK_CARDS, HandRecorder, deal_cards
-from poker_envs.encoders.poker_cnn import NUM_CELLS, PokerCNNEncoder, candidate_planes
-from poker_envs.encoders.public import PublicState
-from poker_envs.games.base import TERMINAL
-from poker_envs.games.holdem import BET, CALL, CHECK, FOLD, RAISE, HoldemConfig, HoldemGame
-
-A_FOLD, A_CALL = 0, 1
+from agent_zoo.runner import HandOutcome, HandSpec, Turn, Watcher, child_seed, play_aec
+from poker_envs import nolimit_holdem_v0
+from poker_envs.encoders.poker_cnn import PokerCNNEncoder, candidate_planes
+from poker_envs.games.holdem import HoldemConfig, HoldemGame
 
 
 def make_game(small_blind: int = 1, big_blind: int = 2, stack: int = 100, fold_when_check: bool = False) -> HoldemGame:
@@ -57,53 +63,10 @@ class Player:
             raise ValueError(f"random_reading must be one of {RANDOM_READINGS}, got {self.random_reading!r}")
         if (self.kind == "cnn") != (self.net is not None):
             raise ValueError("a cnn player needs net=, other kinds take none")
-        if self.candidates not in ("full", "subset"):
-            raise ValueError(f"candidates must be 'full' or 'subset', got {self.candidates!r}")
-
-
-def candidate_actions(legal: Sequence[int], public: PublicState, candidates: str = "full",
-                      fractions: Sequence[float] = (0.5, 1.0, 2.0)) -> list[int]:
-    """Legal action ids a CNN player scores: all of ``legal`` ("full") or fold, check/call, the minimum
-    raise, raises of ``fractions`` of the pot (after calling) and all-in ("subset"); ``public`` is the
-    public betting state of the seat to act."""
-    legal = [int(a) for a in legal]
-    if candidates == "full":
-        return legal
-    out = [a for a in legal if a < 2]
-    if public.can_raise:
-        tos = {int(public.min_raise_to), int(public.max_raise_to), *(pot_raise_to(public, f) for f in fractions)}
-        out.extend(sorted(to + 1 for to in tos))
-    return out
-
-
-def distinct_candidates(public: PublicState, actions: Sequence[int]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(kinds, chips added, index into ``actions`` of each distinct encoding's first action).
-
-    ``public``: the public betting state of the seat to act; ``actions``: its legal ids of
-    ``bet_sizing="chips"`` (a raise to r chips is id r + 1), ascending. The Poker-CNN tensor fill-codes
-    amounts up to 52 small blinds, so every raise adding 52 small blinds or more encodes identically;
-    scoring each distinct tensor once changes no score.
-    """
-    bet = public.bets[public.observer]
-    max_bet = max(public.bets)
-    acts = np.asarray(actions, dtype=np.int64)
-    raises = acts > A_CALL
-    call_kind, call_added = (CALL, public.to_call) if max_bet > bet else (CHECK, 0)
-    kinds = np.where(raises, RAISE if max_bet > 0 else BET, np.where(acts == A_CALL, call_kind, FOLD))
-    added = np.where(raises, acts - 1 - bet, np.where(acts == A_CALL, call_added, 0)).astype(np.float64)
-    saturated = raises & (added >= NUM_CELLS * public.small_blind)
-    first = np.flatnonzero(~saturated | (np.cumsum(saturated) == 1))  # keep the first saturated raise
-    return kinds[first], added[first], first
-
-
-def expand_scores(actions: Sequence[int], values: np.ndarray, first: np.ndarray) -> np.ndarray:
-    """Scores of every action in ``actions`` from the scores of its distinct encodings.
-
-    Repeated encodings are the saturated raises, which come last in ascending id order: each action
-    takes the score of the last distinct encoding at or before it. ``values`` may have leading axes
-    (rows sharing ``actions``); the last one indexes the distinct encodings."""
-    at = np.searchsorted(first, np.arange(len(actions)), side="right") - 1
-    return np.asarray(values, dtype=np.float32)[..., at]  # (..., distinct) -> (..., actions)
+        if self.candidates not in CANDIDATE_SETS:
+            raise ValueError(f"candidates must be one of {CANDIDATE_SETS}, got {self.candidates!r}")
+        if not 0.0 <= self.explore <= 1.0:
+            raise ValueError(f"explore must be a share in [0, 1], got {self.explore!r}")
 
 
 def cnn_scores(state: Any, player: Player, encoder: PokerCNNEncoder) -> tuple[list[int], np.ndarray]:
@@ -131,21 +94,6 @@ def score_states(net: PokerCNN, encoder: PokerCNNEncoder, states: Sequence[Any],
     return np.split(values, np.cumsum(sizes)[:-1])
 
 
-def fold_value(public: PublicState, actions: Sequence[int], values: np.ndarray) -> None:
-    """Set a legal fold's score (the first entry of ``values``' last axis) to its exact value: the chips
-    already put in are lost, divided by the stack the seat started the hand with (the buy-in of a one-hand
-    episode)."""
-    if len(actions) and actions[0] == A_FOLD:
-        seat = public.observer
-        values[..., 0] = -public.contributed[seat] / (public.stacks[seat] + public.contributed[seat])
-
-
-def random_action(state: Any, rng: np.random.Generator) -> int:
-    """Uniform over the legal ids (every chip amount is one action, as the document's random player)."""
-    legal = state.legal_actions()
-    return legal[int(rng.integers(len(legal)))]
-
-
 @dataclass
 class PlayLog:
     """What a batch of hands produced."""
@@ -167,114 +115,170 @@ def draw_deals(n: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray
     return decks.astype(np.int8), rng.integers(0, 2, size=n).astype(np.int8)
 
 
-def play_hands(
-    game: HoldemGame,
-    players: tuple[Player, Player],
-    decks: np.ndarray,
-    buttons: np.ndarray,
-    rng: np.random.Generator,
-    parallel: int = 64,
-    record: tuple[int, int] | None = None,
-    stats: bool = False,
-    progress: Callable[[int], None] | None = None,
-    equity_samples: int | None = None,
-    blind_opponents: bool = False,
-    allin_ev: int | None = None,
-) -> PlayLog:
-    """Play hand h with ``players[0]`` at seat 0 on deck ``decks[h]`` and button ``buttons[h]``.
+@dataclass(frozen=True)
+class PlayConfig:
+    """How ``play_hands`` plays its hands and what it keeps of them."""
 
-    ``record``: the two players' ids to store with each hand (then ``PlayLog.recorder`` is filled).
-    ``stats``: count action kinds and bet sizes per player name (the document's Figures 2 and 3).
-    ``equity_samples``: record the all-in equity result of showdowns whose last decision came
-    before the river (``equity.runout_equity``) instead of the realized one; ``PlayLog.chips`` stays
-    realized. ``blind_opponents`` (with ``equity_samples``): a showdown against a card-blind opponent
-    (heuristic, random) stores the result averaged over that opponent's possible holdings too
-    (``equity.blind_equity``). ``allin_ev``: also fill ``PlayLog.ev_chips`` (all-in adjusted results,
-    this many random boards for a pre-flop all-in); the play itself is unchanged.
+    tables: int = 64  # hands played side by side (the runner's tables)
+    record: tuple[int, int] | None = None  # the two players' ids stored with each hand (fills PlayLog.recorder)
+    stats: bool = False  # count action kinds and bet sizes per player name (the document's Figures 2 and 3)
+    # Stored targets (with ``record``): a showdown whose last decision came before the river stores its all-in
+    # equity over this many runouts (``equity.runout_equity``) instead of the realized result
+    equity_samples: int | None = None
+    # With ``equity_samples``: a showdown against a card-blind opponent (heuristic, random) stores the result
+    # averaged over that opponent's possible holdings too (``equity.blind_equity``)
+    blind_opponents: bool = False
+    allin_ev: int | None = None  # also fill PlayLog.ev_chips, this many random boards for a pre-flop all-in
+
+    def __post_init__(self) -> None:
+        if isinstance(self.tables, bool) or not isinstance(self.tables, int) or self.tables < 1:
+            raise ValueError(f"tables must be an integer >= 1, got {self.tables!r}")
+        if self.record is not None and (len(self.record) != 2 or not all(isinstance(i, int | np.integer) for i in self.record)):
+            raise ValueError(f"record must be None or the two players' integer ids, got {self.record!r}")
+        for name in ("equity_samples", "allin_ev"):
+            value = getattr(self, name)
+            if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
+                raise ValueError(f"{name} must be None or an integer >= 1, got {value!r}")
+        if self.equity_samples is not None and self.record is None:
+            raise ValueError("equity_samples sets the stored targets: it needs record=(id, id)")
+        if self.blind_opponents and self.equity_samples is None:
+            raise ValueError("blind_opponents averages the stored equity over holdings: it needs equity_samples")
+
+
+class ExploringAgent(Agent):
+    """``inner`` handing a share ``explore`` of its decisions to ``other`` (self-play exploration): each
+    decision draws one uniform from the seat's Generator, then the agent it picks acts with that Generator."""
+
+    def __init__(self, inner: Agent, other: Agent, explore: float) -> None:
+        if not 0.0 <= explore <= 1.0:
+            raise ValueError(f"explore must be a share in [0, 1], got {explore!r}")
+        self.inner, self.other, self.explore = inner, other, float(explore)
+        self.name = inner.name
+
+    def act(self, observation: Observation, rng: np.random.Generator) -> int:
+        return (self.other if rng.random() < self.explore else self.inner).act(observation, rng)
+
+    def act_batch(self, observations: Observation, rng: Rngs) -> np.ndarray:
+        if isinstance(rng, np.random.Generator):  # one Generator: the rows draw in order, as act's loop does
+            return super().act_batch(observations, rng)
+        rngs = row_rngs(rng, batch_size(observations))
+        handed = np.array([g.random() < self.explore for g in rngs], dtype=bool)
+        actions = np.zeros(len(rngs), dtype=np.int64)
+        for agent, rows in ((self.other, np.flatnonzero(handed)), (self.inner, np.flatnonzero(~handed))):
+            if rows.size:
+                part = {k: np.asarray(v)[rows] for k, v in observations.items()}
+                actions[rows] = agent.act_batch(part, [rngs[i] for i in rows.tolist()])
+        return actions
+
+
+def table_env(game: HoldemGame) -> Any:
+    """A raw ``nolimit_holdem_v0`` table of ``game``'s configuration giving Poker-CNN observations and chip
+    rewards; a game no such table plays (other betting, sizing or deck) is refused."""
+    cfg = game.config
+    env = nolimit_holdem_v0.raw_env(num_players=cfg.num_players, small_blind=cfg.small_blind, big_blind=cfg.big_blind,
+                                    ante=cfg.ante, starting_stack=list(cfg.starting_stacks), bet_sizing="chips",
+                                    reward_unit="chips", obs_encoder="poker_cnn",
+                                    allow_fold_when_check=cfg.allow_fold_when_check)
+    if env.config != cfg:
+        raise ValueError(f"game must be heads-up no-limit hold'em with bet_sizing='chips' (make_game), got {cfg}")
+    return env
+
+
+def seat_agent(player: Player, env: Any) -> Agent:
+    """The zoo agent that plays ``player`` at ``env`` (a ``table_env``): the random readings, the heuristic,
+    or the CNN player (greedy over its candidates, ``explore`` of its decisions handed to the heuristic)."""
+    if player.kind == "random":
+        return RandomAgent() if player.random_reading == "ids" else KindRandomAgent()
+    heuristic = HeuristicAgent(chips_sizing=True, sizing=player.sizing)
+    if player.kind == "heuristic":
+        return heuristic
+    cnn = CNNAgent(player.net, env, player.candidates, player.name, player.exact_fold, fractions=player.fractions)
+    return ExploringAgent(cnn, heuristic, player.explore) if player.explore > 0 else cnn
+
+
+class HandLog(Watcher):
+    """What ``play_hands`` keeps of each hand as the runner plays it: the actions in chips, the board at the
+    last decision, the results (chips, all-in EV, stored targets) and the per-player statistics."""
+
+    def __init__(self, players: tuple[Player, Player], decks: np.ndarray, config: PlayConfig,
+                 progress: Callable[[int], None] | None) -> None:
+        n = len(decks)
+        self.players, self.decks, self.config, self.progress = players, decks, config, progress
+        self.log = PlayLog(np.zeros((n, 2), dtype=np.int64), ev_chips=np.zeros((n, 2)) if config.allin_ev else None)
+        if config.stats:
+            for p in players:
+                self.log.kinds.setdefault(p.name, np.zeros(5, dtype=np.int64))
+                self.log.bet_sizes.setdefault(p.name, [])
+        self.acts: list[list[tuple[int, int, int]]] = [[] for _ in range(n)]  # (seat, kind, raise-to) per hand
+        self.board_at_last = np.zeros(n, dtype=np.int64)  # board cards seen at each hand's last decision
+        self.won: list[list[float]] = [[] for _ in range(n)]  # the stored targets' chips per seat
+
+    def turn(self, turn: Turn) -> None:
+        s, seat = turn.state, turn.seat
+        if s.current_player() < 0:  # a pass turn (the forced bets decided the hand): no decision
+            return
+        kind, to = s.action_to_chips(turn.action)
+        if self.config.stats:
+            name = self.players[seat].name
+            self.log.kinds[name][kind] += 1
+            if kind >= 3:
+                self.log.bet_sizes[name].append((to - s.bets[seat]) / s.pot())
+        self.acts[turn.hand].append((seat, kind, to))
+        self.board_at_last[turn.hand] = len(s.board)
+
+    def episode_end(self, hand: int, state: Any, outcome: HandOutcome) -> None:
+        s, cfg, h = state, self.config, hand
+        deck = [int(c) for c in self.decks[h]]
+        chips = s.chip_returns()
+        self.log.chips[h] = chips
+        early = s.strengths is not None and self.board_at_last[h] < 5  # a showdown decided before the river
+        known = s.board[: self.board_at_last[h]]
+        if self.log.ev_chips is not None:
+            self.log.ev_chips[h] = chips
+            if early:
+                eq = runout_equity(s.hole[0], s.hole[1], known, np.random.default_rng([*deck, 1]), cfg.allin_ev)
+                self.log.ev_chips[h] = allin_chips(eq, min(s.contributed))
+        if cfg.record is not None:
+            won = list(chips)
+            if cfg.equity_samples and s.strengths is not None:
+                eq_rng = np.random.default_rng(deck)  # seeded by the deal: the play's Generators untouched
+                stake = min(s.contributed)
+                if early:
+                    won = list(allin_chips(runout_equity(s.hole[0], s.hole[1], known, eq_rng, cfg.equity_samples), stake))
+                if cfg.blind_opponents:
+                    for seat in (0, 1):
+                        if self.players[1 - seat].kind != "cnn":  # the opponent ignores its cards
+                            won[seat] = allin_chips(blind_equity(s.hole[seat], known, eq_rng, cfg.equity_samples), stake)[0]
+            self.won[h] = won
+        if self.progress is not None:
+            self.progress(1)
+
+
+def play_hands(game: HoldemGame, players: tuple[Player, Player], decks: np.ndarray, buttons: np.ndarray,
+               rng: np.random.Generator, config: PlayConfig = PlayConfig(),
+               progress: Callable[[int], None] | None = None) -> PlayLog:
+    """Play hand h with ``players[0]`` at seat 0 on deck ``decks[h]`` and button ``buttons[h]`` through the
+    table runner (``config.tables`` hands side by side); ``progress(1)`` is called as each hand ends.
+
+    The seats' Generators come from one draw of ``rng``: hand h's seat s plays with child (h, s) of a
+    ``SeedSequence`` seeded by it, so a hand's play depends on that draw and the deal only. Stored hands
+    (``config.record``) are in hand order. ``PlayLog.chips`` is always the realized result.
     """
-    encoder = PokerCNNEncoder(game, dtype=np.uint8)
-    n = len(decks)
-    log = PlayLog(np.zeros((n, 2), dtype=np.int64), recorder=HandRecorder() if record is not None else None,
-                  ev_chips=np.zeros((n, 2), dtype=np.float64) if allin_ev else None)
-    if stats:
-        for p in players:
-            log.kinds.setdefault(p.name, np.zeros(5, dtype=np.int64))
-            log.bet_sizes.setdefault(p.name, [])
-    buy_in = game.config.starting_stacks[0]
-    for lo in range(0, n, parallel):
-        hands = list(range(lo, min(n, lo + parallel)))
-        states = {}
-        acts: dict[int, list[tuple[int, int, int]]] = {}
-        board_at_last: dict[int, int] = {}
-        for h in hands:
-            s = game.new_initial_state(button=int(buttons[h]), deck=[int(c) for c in decks[h]])
-            deal_cards(s)
-            states[h], acts[h] = s, []
-        while states:
-            pending: dict[int, list[tuple[int, list[int], np.ndarray, np.ndarray, np.ndarray, PublicState]]] = {}
-            chosen: dict[int, int] = {}
-            for h, s in states.items():
-                seat = s.current_player()
-                p = players[seat]
-                if p.kind == "random" and p.random_reading == "kinds":
-                    chosen[h] = random_kinds_action(np.asarray(s.legal_actions()), rng)
-                elif p.kind == "random":
-                    chosen[h] = random_action(s, rng)
-                elif p.kind == "heuristic" or (p.explore > 0 and rng.random() < p.explore):
-                    chosen[h] = heuristic_action(public_of_state(s, seat), rng, p.sizing, A_FOLD in s.legal_actions())
-                else:
-                    public = public_of_state(s, seat)
-                    actions = candidate_actions(s.legal_actions(), public, p.candidates, p.fractions)
-                    kinds, added, first = distinct_candidates(public, actions)
-                    pending.setdefault(seat, []).append((h, actions, kinds, added, first, public))
-            for seat, items in pending.items():
-                scored = score_states(players[seat].net, encoder, [states[h] for h, *_ in items],
-                                      [(kinds, added) for _, _, kinds, added, _, _ in items])
-                for (h, actions, kinds, _, first, public), values in zip(items, scored):
-                    v = expand_scores(actions, values, first)
-                    if players[seat].exact_fold:
-                        fold_value(public, actions, v)
-                    chosen[h] = actions[int(np.argmax(v))]
-            for h, action in chosen.items():
-                s = states[h]
-                seat = s.current_player()
-                kind, to = s.action_to_chips(action)
-                if stats:
-                    name = players[seat].name
-                    log.kinds[name][kind] += 1
-                    if kind >= 3:
-                        log.bet_sizes[name].append((to - s.bets[seat]) / s.pot())
-                acts[h].append((seat, kind, to))
-                board_at_last[h] = len(s.board)
-                s.apply(action)
-                deal_cards(s)
-                if s.current_player() == TERMINAL:
-                    chips = s.chip_returns()
-                    log.chips[h] = chips
-                    if log.ev_chips is not None:
-                        log.ev_chips[h] = chips
-                        if s.strengths is not None and board_at_last[h] < 5:
-                            ev_rng = np.random.default_rng([*(int(c) for c in decks[h]), 1])  # play's rng untouched
-                            eq = runout_equity(s.hole[0], s.hole[1], s.board[: board_at_last[h]], ev_rng, allin_ev)
-                            log.ev_chips[h] = allin_chips(eq, min(s.contributed))
-                    if log.recorder is not None:
-                        won = list(chips)
-                        if equity_samples and s.strengths is not None:
-                            eq_rng = np.random.default_rng([int(c) for c in decks[h]])  # play's rng untouched
-                            stake = min(s.contributed)
-                            known = s.board[: board_at_last[h]]
-                            if board_at_last[h] < 5:
-                                eq = runout_equity(s.hole[0], s.hole[1], known, eq_rng, equity_samples)
-                                won = list(allin_chips(eq, stake))
-                            if blind_opponents:
-                                for seat_ in (0, 1):
-                                    if players[1 - seat_].kind != "cnn":  # the opponent ignores its cards
-                                        eq = blind_equity(s.hole[seat_], known, eq_rng, equity_samples)
-                                        won[seat_] = allin_chips(eq, stake)[0]
-                        log.recorder.add_hand(decks[h], int(buttons[h]), record, acts[h], won, buy_in)
-                    del states[h]
-                    if progress is not None:
-                        progress(1)
+    if len(decks) != len(buttons):
+        raise ValueError(f"decks and buttons must have one entry per hand, got {len(decks)} and {len(buttons)}")
+    env = table_env(game)
+    agents = [seat_agent(p, env) for p in players]
+    root = np.random.SeedSequence(int(rng.integers(2**63)))
+    hands = [HandSpec((0, 1), child_seed(root, h), {"deck": [int(c) for c in decks[h]], "button": int(buttons[h])})
+             for h in range(len(decks))]
+    watch = HandLog(players, decks, config, progress)
+    play_aec(lambda: table_env(game), agents, hands, tables=config.tables, watch=watch)
+    log = watch.log
+    if config.record is not None:
+        log.recorder = HandRecorder()
+        buy_in = game.config.starting_stacks[0]
+        for h in range(len(decks)):
+            log.recorder.add_hand(decks[h], int(buttons[h]), config.record, watch.acts[h], watch.won[h], buy_in)
     return log
 
 
@@ -283,9 +287,8 @@ def duplicate_match(game: Any, a: Player, b: Player, decks: np.ndarray, buttons:
                     allin_ev: int | None = None) -> tuple[np.ndarray, list]:
     """Per-deal mean chips of ``a`` over the two seatings (all-in adjusted with ``allin_ev``, see
     ``play_hands``), and the two play logs."""
-    first = play_hands(game, (a, b), decks, buttons, rng, parallel=128, stats=stats, progress=progress,
-                       allin_ev=allin_ev)
-    second = play_hands(game, (b, a), decks, buttons, rng, parallel=128, stats=stats, progress=progress,
-                        allin_ev=allin_ev)
+    config = PlayConfig(tables=128, stats=stats, allin_ev=allin_ev)
+    first = play_hands(game, (a, b), decks, buttons, rng, config, progress)
+    second = play_hands(game, (b, a), decks, buttons, rng, config, progress)
     x, y = (first.chips, second.chips) if allin_ev is None else (first.ev_chips, second.ev_chips)
     return (x[:, 0] + y[:, 1]) / 2.0, [first, second]

@@ -32,8 +32,8 @@ import torch
 
 from agent_zoo.cnn.config import CNNConfig
 from agent_zoo.cnn.gating import gate_record, run_gate
-from agent_zoo.cnn.network import PokerCNN, to_tensor
-from agent_zoo.cnn.selfplay import Player, draw_deals, make_game, play_hands
+from agent_zoo.cnn.network import PokerCNN, load_generation, to_tensor
+from agent_zoo.cnn.selfplay import PlayConfig, Player, draw_deals, make_game, play_hands
 from agent_zoo.cnn.storage import HandStore, encode_samples
 from poker_envs.encoders.poker_cnn import PokerCNNEncoder
 from poker_envs.games.holdem import HoldemGame
@@ -81,17 +81,6 @@ def save_atomic(obj: Any, path: Path) -> None:
     tmp = path.with_name(path.name + ".tmp")
     torch.save(obj, tmp)
     tmp.replace(path)
-
-
-def load_generation(path: str | Path) -> tuple[PokerCNN, dict[str, Any]]:
-    """A finished generation's network (eval mode) and its checkpoint metadata."""
-    ckpt = torch.load(path, map_location="cpu", weights_only=False)
-    if "state_dict" not in ckpt:
-        raise ValueError(f"{path} is not a CNN generation checkpoint (no state_dict)")
-    net = PokerCNN()
-    net.load_state_dict(ckpt["state_dict"])
-    net.eval()
-    return net, ckpt
 
 
 # ---- the run ------------------------------------------------------------------------------------
@@ -149,10 +138,10 @@ class Trainer:
                 n = c.chunk_hands
                 rng = seed_rng(c, 0, i, j, k)
                 decks, buttons = draw_deals(n, rng)
-                log = play_hands(self.game, (self.player(i), self.player(j)), decks, buttons, rng,
-                                 parallel=c.parallel_hands, record=(i, j), progress=bar.update,
-                                 equity_samples=c.equity_samples if c.allin_equity else None,
-                                 blind_opponents=c.blind_equity)
+                play = PlayConfig(tables=c.parallel_hands, record=(i, j),
+                                  equity_samples=c.equity_samples if c.allin_equity else None,
+                                  blind_opponents=c.allin_equity and c.blind_equity)
+                log = play_hands(self.game, (self.player(i), self.player(j)), decks, buttons, rng, play, bar.update)
                 log.recorder.store().save(path)
             stores.append(HandStore.load(path))
         bar.close()
