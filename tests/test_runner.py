@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pytest
 
 from agent_zoo.agent import Agent, FoldAgent, RandomAgent
-from agent_zoo.runner import HandSpec, act_rows, play_aec, play_vector
+from agent_zoo.runner import HandOutcome, HandSpec, Turn, Watcher, act_rows, play_aec, play_vector
 from agent_zoo.tournament import build_env
 from poker_envs import vector
 
@@ -33,6 +35,51 @@ def test_outcomes_do_not_depend_on_the_number_of_tables():
     assert all(np.array_equal(a.rewards, b.rewards) for a, b in zip(one, many, strict=True))
     assert [a.style for a in one] == [b.style for b in many]
     assert any(a.rewards.any() for a in one)
+
+
+class Recorder(Watcher):
+    """Keeps every turn (seat, action, mask, who the rules say acts) per hand and every episode end."""
+
+    def __init__(self) -> None:
+        self.turns: dict[int, list[tuple[int, int, np.ndarray, int]]] = {}
+        self.ends: list[tuple[int, bool, HandOutcome]] = []
+
+    def turn(self, turn: Turn) -> None:
+        self.turns.setdefault(turn.hand, []).append(
+            (turn.seat, turn.action, turn.observation["action_mask"].copy(), turn.state.current_player()))
+
+    def episode_end(self, hand: int, state: Any, outcome: HandOutcome) -> None:
+        self.ends.append((hand, state.is_terminal(), outcome))
+
+
+def test_watcher_sees_every_turn_in_order_and_every_end_and_changes_nothing():
+    hands, _ = six_max_hands(30, seed=7, fold_seat=3)
+    make = lambda: build_env("nolimit", players=6)  # noqa: E731
+    agents = [RandomAgent(), FoldAgent()]
+    watch = Recorder()
+    seen = play_aec(make, agents, hands, tables=4, watch=watch)
+    plain = play_aec(make, agents, hands, tables=4)
+    assert all(np.array_equal(a.rewards, b.rewards) for a, b in zip(seen, plain, strict=True))
+    assert sorted(h for h, _, _ in watch.ends) == list(range(len(hands)))  # each episode ends once
+    assert all(terminal and outcome is seen[h] for h, terminal, outcome in watch.ends)
+    # the turns of each hand, replayed alone on a fresh table, are its whole hand: same seats, masks, rewards
+    for h, spec in enumerate(hands):
+        env = make()
+        env.reset(options=dict(spec.options))
+        totals = np.zeros(6)
+        turns = iter(watch.turns[h])
+        for name in env.agent_iter():
+            _, reward, done, cut, _ = env.last()
+            totals[env.possible_agents.index(name)] += reward
+            if done or cut:
+                env.step(None)
+                continue
+            seat, action, mask, rules_seat = next(turns)
+            assert (seat, rules_seat) == (env.possible_agents.index(name),) * 2
+            np.testing.assert_array_equal(mask, env.observe(name)["action_mask"])
+            env.step(action)
+        assert next(turns, None) is None
+        np.testing.assert_allclose(totals, seen[h].rewards)
 
 
 def test_folder_never_loses_more_than_its_blind_and_tables_sum_to_zero():
