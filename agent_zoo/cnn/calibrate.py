@@ -15,9 +15,8 @@ whether its random player is uniform over action ids or over action kinds, so ev
    100,000 independent hands, ``1.96 * sd / sqrt(100000)``: the interval a calibrated baseline must land in.
 
 ``fold_free_rows``: the same pairs on a table whose rules let a player fold when checking is free (the
-heuristic then folds its 10% "always", as the document's shares read literally). The environments do not
-expose that rule for no-limit, so these hands run on the rules engine directly (``selfplay.duplicate_match``,
-the same duplicate scheme).
+heuristic then folds its 10% "always", as the document's shares read literally): ``nolimit_holdem_v0`` with
+``allow_fold_when_check=True``, played through ``selfplay.duplicate_match`` (the same duplicate scheme).
 """
 
 from __future__ import annotations
