@@ -106,6 +106,7 @@ def test_illegal_move_in_a_hand_without_decisions_plays_the_pass_and_costs_the_p
         (nolimit_holdem_v0, {"obs_encoder": "nope"}, "obs_encoder"),
         (nolimit_holdem_v0, {"render_mode": "rgb_array"}, "render_mode"),
         (limit_holdem_v0, {"allow_fold_when_check": "yes"}, "allow_fold_when_check"),
+        (nolimit_holdem_v0, {"allow_fold_when_check": "yes"}, "allow_fold_when_check"),
         (limit_holdem_v0, {"big_blind": 0}, "big_blind"),
     ],
 )
@@ -116,7 +117,7 @@ def test_config_errors_name_the_argument(module, kwargs: dict, match: str) -> No
 
 def test_unknown_constructor_argument_is_refused() -> None:
     with pytest.raises(TypeError):
-        nolimit_holdem_v0.raw_env(allow_fold_when_check=True)
+        nolimit_holdem_v0.raw_env(fold_when_check=True)  # the argument is allow_fold_when_check
 
 
 def test_button_rotates_each_reset_and_options_fix_it() -> None:
