@@ -75,6 +75,7 @@ class Turn:
     action: int  # the action the agent chose
     # The environment's rules state before the action; live, so read it during the call (clone it to keep it).
     # A pass turn of a hand the forced bets decided is no decision: there ``state.current_player()`` is < 0.
+    # In a session with eliminated seats the state numbers the seats of its hand, not the environment's.
     state: Any
 
 
