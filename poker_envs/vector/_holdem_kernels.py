@@ -19,7 +19,7 @@ from poker_envs.core.hand_rules import evaluate_hands
 from poker_envs.core.ranking import HandRanking
 from poker_envs.games.holdem import HoldemGame
 from poker_envs.core.settlement import settle_batch
-from poker_envs.core.sizing import pot_share
+from poker_envs.vector._holdem_reads import able_to_bet, action_mask, first_in_order, needs_to_act, raise_range
 
 
 @dataclass(frozen=True)
@@ -150,28 +150,6 @@ class Tables:
             a[rows] = getattr(part, name)
 
 
-def needs_to_act(stacks: np.ndarray, bets: np.ndarray, folded: np.ndarray, acted: np.ndarray, max_bet: np.ndarray) -> np.ndarray:
-    """(R, n) bool: the seat still has a decision on this street (``HoldemState._needs_to_act``)."""
-    live = ~folded & (stacks > 0)
-    others = (live.sum(1, keepdims=True) - live) > 0  # somebody else could still bet
-    return live & ((bets < max_bet[:, None]) | (~acted & others))
-
-
-def able_to_bet(stacks: np.ndarray, folded: np.ndarray) -> np.ndarray:
-    """(R,) players still in the hand who are not all-in."""
-    return (~folded & (stacks > 0)).sum(1)
-
-
-def first_in_order(flags: np.ndarray, start: np.ndarray) -> np.ndarray:
-    """(R,) the first seat with ``flags`` going round from ``start``; -1 where none."""
-    n = flags.shape[1]
-    order = rotations(n)[start % n]
-    rows = np.arange(len(flags))
-    hit = flags[rows[:, None], order]
-    j = hit.argmax(1)
-    return np.where(hit[rows, j], order[rows, j], -1)
-
-
 _ROTATIONS: dict[int, np.ndarray] = {}
 
 
@@ -243,76 +221,12 @@ def hand_starts(rules: Rules) -> Tables:
     return start
 
 
-def raise_range(t: Tables, rules: Rules) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """(can raise, min raise-to, max raise-to, chips owed) for each table's seat to act."""
-    rows = np.arange(len(t.player))
-    p = t.player.astype(np.int64)
-    stack = t.stacks[rows, p]
-    bet = t.bets[rows, p]
-    owe = t.max_bet - bet
-    can = stack > owe
-    acted = t.acted[rows, p]
-    if rules.limit:
-        capped = t.num_raises >= rules.max_raises
-        if not rules.headsup_cap:  # no cap heads-up, unless it was reached with three or more able to bet
-            capped &= t.capped | (able_to_bet(t.stacks, t.folded) > 2)
-        can &= ~capped
-        can &= ~(acted & (2 * owe < t.full_raise))  # less than half a bet since his action: not reopened
-    else:
-        can &= ~(acted & (owe < t.full_raise))  # only short all-ins since his action
-    reach = ~t.folded & ((t.bets + t.stacks) > t.max_bet[:, None])
-    can &= (reach.sum(1) - reach[rows, p]) > 0  # somebody else could call a raise
-    all_in = bet + stack
-    if rules.limit:  # one bet over the last counted level: after a short all-in, the completion
-        low = np.minimum(t.level + t.full_raise, all_in)
-        high = low
-    else:
-        low = np.minimum(t.max_bet + t.full_raise, all_in)
-        high = all_in
-        if rules.pot_limit:  # the call plus the pot after the call
-            high = np.minimum(all_in, np.maximum(low, 2 * t.max_bet - bet + t.contributed.sum(1)))
-    return can, low, high, owe
-
-
 def decision(t: Tables, rules: Rules) -> tuple[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray], np.ndarray, np.ndarray]:
     """What the seat to act at each table may do: ``(can, low, high, owe)`` of ``raise_range`` (no raise on a
     pass turn), the action mask (a pass turn's one legal action is 1, check) and the raise-to targets."""
     can, low, high, owe = raise_range(t, rules)
-    passing = t.passing
-    if passing.any():
-        can &= ~passing
     mask, targets = action_mask(t, rules, can, low, high, owe)
-    if passing.any():
-        mask[passing, 0] = 0
     return (can, low, high, owe), mask, targets
-
-
-def action_mask(
-    t: Tables, rules: Rules, can: np.ndarray, low: np.ndarray, high: np.ndarray, owe: np.ndarray
-) -> tuple[np.ndarray, np.ndarray]:
-    """(mask (B, num_actions) int8, raise-to of every raise id (B, num_actions - 2) int64), from ``raise_range``."""
-    b = len(can)
-    mask = np.zeros((b, rules.num_actions), dtype=np.int8)
-    mask[:, 0] = (owe > 0) | rules.allow_fold_when_check
-    mask[:, 1] = 1
-    if rules.limit:
-        mask[:, 2] = can
-        targets = low[:, None].astype(np.int64)
-    elif rules.chips:
-        ids = np.arange(2, rules.num_actions)
-        mask[:, 2:] = can[:, None] & (ids >= low[:, None] + 1) & (ids <= high[:, None] + 1)
-        targets = np.broadcast_to(ids - 1, (b, len(ids)))
-    else:
-        m = len(rules.numerators)
-        pot_after_call = (t.contributed.sum(1) + owe).astype(np.int64)
-        raw = t.max_bet[:, None] + pot_share(pot_after_call[:, None], rules.numerators, rules.denominators)
-        to = np.maximum(low[:, None], raw)
-        legal = can[:, None] & (to < high[:, None])
-        legal[:, 1:] &= to[:, 1:] != to[:, :-1]  # a repeat of a smaller fraction's amount
-        mask[:, 2 : 2 + m] = legal
-        mask[:, 2 + m] = can
-        targets = np.concatenate([to, high[:, None].astype(np.int64)], axis=1)
-    return mask, targets
 
 
 def apply_actions(t: Tables, rules: Rules, actions: np.ndarray, targets: np.ndarray) -> None:

@@ -41,9 +41,7 @@ def observe(engine: VectorHoldem, t: Tables) -> tuple[dict[str, np.ndarray], np.
 
 def encode(engine: VectorHoldem, t: Tables) -> np.ndarray:
     """The ``observation`` array alone of each table's seat to act (``observe`` without mask and public state)."""
-    can, low, high, owe = k.raise_range(t, engine.rules)
-    if t.passing.any():
-        can &= ~t.passing
+    can, low, high, owe = k.raise_range(t, engine.rules)  # no raise on a pass turn
     return engine._encode(t, None, can, low, high, owe)
 
 
