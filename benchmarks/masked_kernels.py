@@ -1,5 +1,5 @@
 """What one copy of the batched rules for numpy and JAX would cost the numpy engine: the numbers behind keeping
-a function-by-function JAX mirror (``vector/_jax_holdem.py``) of the numpy kernels (``vector/_holdem_kernels.py``).
+a function-by-function JAX mirror (``vector/jax/_holdem_kernels.py``) of the numpy kernels (``vector/_holdem_kernels.py``).
 
     python benchmarks/masked_kernels.py [--tables 1024] [--players 2 6] [--seconds 2]
 

@@ -4,7 +4,7 @@
 
 Evaluations: ``core.hand_rules.evaluate_hands`` on random deals of 4,096 hands, hold'em's best five of seven
 beside Omaha's two-from-hand x three-from-board (4, 5 and 6 hole cards: 60, 100 and 150 combinations a
-hand), numpy; and the JAX mirror (``vector._jax_showdown.evaluate_hands``) where JAX is installed (jit, after
+hand), numpy; and the JAX mirror (``vector.jax._showdown.evaluate_hands``) where JAX is installed (jit, after
 compiling). Engine: ``vector.make`` at ``--tables`` six-handed tables of no-limit hold'em, pot-limit hold'em and
 pot-limit Omaha (4 hole cards), random legal actions drawn from the masks, the default observation; numpy and,
 with JAX, the JAX backend on the host. Compare figures of one run only (the machine's speed drifts).
@@ -38,7 +38,7 @@ def evaluations(seconds: float, rng: np.random.Generator) -> list[tuple[str, flo
         import jax
 
         from poker_envs.core.ranking import STANDARD
-        from poker_envs.vector._jax_showdown import evaluate_hands as jax_evaluate
+        from poker_envs.vector.jax._showdown import evaluate_hands as jax_evaluate
     except ImportError:
         jax = None
     rows = []

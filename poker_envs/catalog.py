@@ -121,7 +121,7 @@ GAMES: tuple[GameEntry, ...] = (
         rules=nolimit_holdem, encoders=_HOLDEM_ENCODERS, players=(2, 10), reward_unit="bb",
         heads_up=(("num_players", 2),),
         vector_factory="poker_envs.vector.holdem_games:make_nolimit",
-        jax_factory="poker_envs.vector.jax_holdem:make_nolimit",
+        jax_factory="poker_envs.vector.jax.holdem:make_nolimit",
         phh_variant="NT",
     ),
     GameEntry(
@@ -130,7 +130,7 @@ GAMES: tuple[GameEntry, ...] = (
         rules=limit_holdem, encoders=_HOLDEM_ENCODERS, players=(2, 10), reward_unit="bb",
         heads_up=(("num_players", 2),),
         vector_factory="poker_envs.vector.holdem_games:make_limit",
-        jax_factory="poker_envs.vector.jax_holdem:make_limit",
+        jax_factory="poker_envs.vector.jax.holdem:make_limit",
         phh_variant="FT",
     ),
     GameEntry(
@@ -139,7 +139,7 @@ GAMES: tuple[GameEntry, ...] = (
         rules=shortdeck_holdem, encoders=_HOLDEM_ENCODERS, players=(2, 10), reward_unit="bb",
         heads_up=(("num_players", 2),),
         vector_factory="poker_envs.vector.holdem_games:make_shortdeck",
-        jax_factory="poker_envs.vector.jax_holdem:make_shortdeck",
+        jax_factory="poker_envs.vector.jax.holdem:make_shortdeck",
         phh_variant="NS",
     ),
     GameEntry(
@@ -148,7 +148,7 @@ GAMES: tuple[GameEntry, ...] = (
         rules=potlimit_holdem, encoders=_HOLDEM_ENCODERS, players=(2, 10), reward_unit="bb",
         heads_up=(("num_players", 2),),
         vector_factory="poker_envs.vector.holdem_games:make_potlimit",
-        jax_factory="poker_envs.vector.jax_holdem:make_potlimit",
+        jax_factory="poker_envs.vector.jax.holdem:make_potlimit",
     ),
     GameEntry(
         key="omaha", title="Pot-limit Omaha", env_module="omaha_v0",
@@ -156,7 +156,7 @@ GAMES: tuple[GameEntry, ...] = (
         rules=omaha, encoders=("default",), players=(2, 10), reward_unit="bb",
         heads_up=(("num_players", 2),),
         vector_factory="poker_envs.vector.holdem_games:make_omaha",
-        jax_factory="poker_envs.vector.jax_holdem:make_omaha",
+        jax_factory="poker_envs.vector.jax.holdem:make_omaha",
         phh_variant="PO",
     ),
     GameEntry(
@@ -165,21 +165,21 @@ GAMES: tuple[GameEntry, ...] = (
         rules=push_fold, encoders=("default", "push_fold", "poker_cnn", "flat107", "flat56"), players=(2, 6),
         reward_unit="bb",
         vector_factory="poker_envs.vector.push_fold:make_push_fold",
-        jax_factory="poker_envs.vector.jax_push_fold:make_push_fold",
+        jax_factory="poker_envs.vector.jax.push_fold:make_push_fold",
     ),
     GameEntry(
         key="leduc", title="Leduc hold'em", env_module="leduc_holdem_v0",
         pettingzoo_id="poker_envs/leduc_holdem-v0", gymnasium_id="poker_envs/LeducHoldem-v0",
         rules=leduc, encoders=("default", "infostate", "rank_chips"), players=(2, 2), solvers=("cfr",),
         vector_factory="poker_envs.vector.leduc:make_leduc",
-        jax_factory="poker_envs.vector.jax_small:make_leduc",
+        jax_factory="poker_envs.vector.jax._small:make_leduc",
     ),
     GameEntry(
         key="kuhn", title="Kuhn poker", env_module="kuhn_poker_v0",
         pettingzoo_id="poker_envs/kuhn_poker-v0", gymnasium_id="poker_envs/KuhnPoker-v0",
         rules=kuhn, encoders=("default", "infostate"), players=(2, 2), solvers=("cfr",),
         vector_factory="poker_envs.vector.kuhn:make_kuhn",
-        jax_factory="poker_envs.vector.jax_small:make_kuhn",
+        jax_factory="poker_envs.vector.jax._small:make_kuhn",
     ),
     GameEntry(
         key="threshold", title="The threshold game", env_module="threshold_v0",

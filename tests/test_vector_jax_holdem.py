@@ -22,7 +22,7 @@ import pytest
 from jax.experimental import checkify
 
 from poker_envs import nolimit_holdem_v0, vector
-from poker_envs.vector import _jax_holdem as j
+from poker_envs.vector.jax import _holdem_kernels as j
 from poker_envs.vector import functional
 from poker_envs.vector.base import VectorStep
 from conftest import FAST_COMPILE_FLAG, users_compile_env
@@ -354,7 +354,7 @@ def forty_tables_into_the_hand() -> tuple:
 def test_showdowns_on_gathered_rows_equal_every_row(ended: int, forty_tables_into_the_hand: tuple) -> None:
     """Settling only the tables whose hand ended (gathered into a quarter of the rows) pays what settling every
     table pays, and deals new cards exactly there; past the capacity every table is done."""
-    from poker_envs.vector import _jax_holdem as j
+    from poker_envs.vector.jax import _holdem_kernels as j
 
     game, state = forty_tables_into_the_hand
     over = jnp.asarray(np.random.default_rng(ended).permutation(40) < ended)

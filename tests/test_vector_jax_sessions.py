@@ -1,4 +1,4 @@
-"""The JAX session engine (``poker_envs.vector.jax_session``) against the numpy one, step for step.
+"""The JAX session engine (``poker_envs.vector.jax.holdem_session``) against the numpy one, step for step.
 
 Both backends are built by ``vector.make`` from the same arguments and played with the same first buttons,
 decks and actions; the numpy engine deals every later hand as the JAX engine dealt it (its dealer replays the
@@ -23,7 +23,7 @@ from test_vector_sessions import LEVELS, TOURNAMENT, biased_actions
 from poker_envs import vector
 from poker_envs.core.cards import shuffled_deck
 from poker_envs.vector.holdem_session import VectorHoldemSession
-from poker_envs.vector.jax_session import JaxHoldemSession
+from poker_envs.vector.jax.holdem_session import JaxHoldemSession
 from poker_envs.vector.sampling import Dealer
 
 STATE = ("stacks", "results", "seated", "place", "hand_number", "level", "blinds", "hand_start", "first_button",
@@ -163,11 +163,11 @@ def test_jax_sessions_equal_numpy(
 
 
 def test_jax_icm_equals_the_sessions_icm() -> None:
-    """``_jax_session.icm`` (the subset dynamic program) against ``poker_envs.session.icm`` (the walk over
+    """``jax._holdem_session_kernels.icm`` (the subset dynamic program) against ``poker_envs.session.icm`` (the walk over
     finishing orders) for 3 and 10 seats, some out of play, random payouts: equal to 1e-6."""
 
     from poker_envs.session import icm
-    from poker_envs.vector._jax_session import icm as jax_icm
+    from poker_envs.vector.jax._holdem_session_kernels import icm as jax_icm
 
     rng = np.random.default_rng(0)
     for n in (3, 10):

@@ -1,4 +1,4 @@
-"""The JAX Kuhn, Leduc and push/fold engines (``vector.jax_small``, ``vector.jax_push_fold``) against their numpy twins.
+"""The JAX Kuhn, Leduc and push/fold engines (``vector.jax``) against their numpy twins.
 
 Both backends built with the same seed deal the same first hands; then both are stepped with the same random
 legal actions (every other step on a random subset of tables, ``active``). While the numpy engine deals, the

@@ -226,7 +226,7 @@ def test_jax_backend_plays_sessions_and_takes_public() -> None:
     """Sessions and ``public=True`` run in JAX too (equal to numpy's: ``test_vector_jax_sessions``,
     ``test_vector_jax_holdem``); a bad session argument is refused as in numpy."""
     import jax  # noqa: F401  (the [jax] extra, installed by make test)
-    from poker_envs.vector.jax_session import JaxHoldemSession
+    from poker_envs.vector.jax.holdem_session import JaxHoldemSession
 
     venv = vector.make("nolimit_holdem", 2, backend="jax", hands_per_episode=4, payouts=[1.0])
     assert isinstance(venv.game, JaxHoldemSession)

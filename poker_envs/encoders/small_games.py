@@ -121,7 +121,7 @@ class LeducRankChipsEncoder(_GameEncoder):
 # Push/fold -------------------------------------------------------------------------------------
 # hole cards (52) | hand class (169) | position by seat (6) | players 2..6 (5) | own stack | stacks by seat (6)
 # | ante | pot | per seat (not acted yet, folded, all-in) (18)
-# The offsets of these fields are public: the batched encoders (poker_envs.vector.push_fold, .jax_push_fold)
+# The offsets of these fields are public: the batched encoders (poker_envs.vector.push_fold, vector.jax.push_fold)
 # write the same layout and the push/fold agent (agent_zoo.push_fold.agent) reads it back.
 PF_CARDS, PF_CLASS, PF_POS, PF_NUM = 0, 52, 52 + 169, 52 + 169 + 6
 PF_OWN = PF_NUM + 5

@@ -20,6 +20,7 @@ from poker_envs.encoders.poker_cnn import HISTORY
 from poker_envs.encoders.public import public_size
 from poker_envs.games.holdem import HoldemConfig, HoldemGame
 from poker_envs.vector import _holdem_kernels as k
+from poker_envs.vector._holdem_kernels import Rules, hand_starts  # public here: the JAX twin (vector.jax) reads them
 from poker_envs.vector._holdem_cnn import SHAPE as CNN_SHAPE, encode_poker_cnn
 from poker_envs.vector._holdem_encode import default_size, encode_default, encode_flat56, encode_flat107
 from poker_envs.vector._holdem_public import encode_public_batch

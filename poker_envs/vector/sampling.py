@@ -96,3 +96,25 @@ class Dealer:
             fixed = self.index[decks[:, : self.size]]
             keys[np.arange(count)[:, None], fixed] = np.arange(fixed.shape[1]) - fixed.shape[1]  # first, in order
         return self.deck[np.argsort(keys, axis=1)[:, : self.size]]
+
+
+def deal_cards(rng: np.random.Generator, count: int, num_cards: int, deal_size: int) -> np.ndarray:
+    """(count, deal_size) deals: a fresh shuffle of ``num_cards`` cards per table, its first ``deal_size`` kept
+    (every backend's reset of Kuhn and Leduc deals this way, so a seed deals the same first hands in each)."""
+    return rng.random((count, num_cards)).argsort(axis=1)[:, :deal_size]
+
+
+def check_decks(decks: Any, num_envs: int, num_cards: int, deal_size: int) -> np.ndarray:
+    """``options["decks"]`` as int64 (num_envs, deal_size) distinct card ids; errors name the option and the table."""
+    arr = np.asarray(decks)
+    want = (num_envs, deal_size)
+    if arr.shape != want:
+        raise ValueError(f"options['decks'] must have shape {want} (one deal per table), got {arr.shape}")
+    if arr.dtype == np.bool_ or not np.issubdtype(arr.dtype, np.integer):
+        raise TypeError(f"options['decks'] must be an integer array, got dtype {arr.dtype}")
+    srt = np.sort(arr, axis=1)
+    bad = ((arr < 0) | (arr >= num_cards)).any(axis=1) | (srt[:, 1:] == srt[:, :-1]).any(axis=1)
+    if bad.any():
+        t = int(np.flatnonzero(bad)[0])
+        raise ValueError(f"options['decks'][{t}] = {arr[t].tolist()} must be {deal_size} distinct cards in 0..{num_cards - 1}")
+    return arr.astype(np.int64)

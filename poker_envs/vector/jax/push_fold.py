@@ -3,7 +3,7 @@
 ``vector.make("push_fold", ..., backend="jax")`` and ``vector.functional.make`` build a ``JaxPushFold`` from
 the numpy engine's configuration (``games.push_fold.PushFoldConfig``); see ``poker_envs.vector.functional``
 for the contract. The step mirrors ``VectorPushFold.step`` with ``jnp.where`` over every table; showdowns
-use ``_jax_showdown`` (``evaluate7``, ``settle(exact=True)`` with the rake), so rewards (big blinds, float32)
+use ``_showdown`` (``evaluate7``, ``settle(exact=True)`` with the rake), so rewards (big blinds, float32)
 agree with the numpy engine's float64 ones to about 1e-6 relative. There is no button: ``start`` ignores
 the buttons it is given. Both actions are always legal; an out-of-range action is played as a fold and
 flagged in ``state.illegal``.
@@ -24,11 +24,11 @@ from poker_envs.encoders.small_games import (
     PF_ACTS, PF_ANTE, PF_CLASS, PF_MAX_PLAYERS, PF_NUM, PF_OWN, PF_POS, PF_POT, PF_STACKS, PUSH_FOLD_SIZE,
 )
 from poker_envs.games.push_fold import ALL_IN, FOLD, PushFoldConfig
-from poker_envs.vector import _jax_holdem as j
-from poker_envs.vector._jax_showdown import evaluate7, settle
+from poker_envs.vector.jax import _holdem_kernels as j
+from poker_envs.vector.jax._showdown import evaluate7, settle
 from poker_envs.vector.base import VectorStep, check_reset_options
-from poker_envs.vector.jax_env import JaxVectorGame
-from poker_envs.vector.jax_small import init_without_button, start_without_button
+from poker_envs.vector.jax.stateful import JaxVectorGame
+from poker_envs.vector.jax._small import init_without_button, start_without_button
 from poker_envs.vector.push_fold import ENCODERS, NOT_ACTED, VectorPushFold, hand_classes, make_push_fold as make_numpy
 from poker_envs.vector.sampling import Dealer
 

@@ -22,10 +22,10 @@ import numpy as np
 from poker_envs.encoders.small_games import LEDUC_SIZE
 from poker_envs.games.kuhn import BET, PASS, KuhnGame
 from poker_envs.games.leduc import ANTE, FOLD, MAX_ACTIONS_PER_ROUND, MAX_RAISES, NUM_SUITS, RAISE, RAISE_SIZES, LeducGame
-from poker_envs.vector import _jax_holdem as j
-from poker_envs.vector._small import check_decks, deal_cards
+from poker_envs.vector.jax import _holdem_kernels as j
+from poker_envs.vector.sampling import check_decks, deal_cards
 from poker_envs.vector.base import VectorStep, check_reset_options
-from poker_envs.vector.jax_env import JaxVectorGame
+from poker_envs.vector.jax.stateful import JaxVectorGame
 from poker_envs.vector.kuhn import VectorKuhn
 from poker_envs.vector.leduc import RANK_CHIPS_SIZE, VectorLeduc
 

@@ -4,8 +4,8 @@
 ``blind_levels`` / ``hands_per_level``, ``payouts``) builds a ``JaxHoldemSession`` from the numpy session
 engine of the same arguments (``VectorHoldemSession``, which checks them) and plays the same sessions: the same
 outputs (``VectorStep`` with ``public``, ``hand_over`` and ``eliminated``) and rewards for the same decks,
-buttons and actions, ICM included (computed on the device, ``_jax_session.icm``). The functions are in
-``_jax_session``; tests: ``tests/test_vector_jax_sessions.py``.
+buttons and actions, ICM included (computed on the device, ``_holdem_session_kernels.icm``). The functions are in
+``_holdem_session_kernels``; tests: ``tests/test_vector_jax_sessions.py``.
 """
 
 from __future__ import annotations
@@ -17,9 +17,9 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from poker_envs.vector import _holdem_kernels as k
-from poker_envs.vector import _jax_holdem as j
-from poker_envs.vector import _jax_session as js
+from poker_envs.vector.holdem import Rules
+from poker_envs.vector.jax import _holdem_kernels as j
+from poker_envs.vector.jax import _holdem_session_kernels as js
 from poker_envs.vector.base import VectorStep
 from poker_envs.vector.holdem import reset_hands
 from poker_envs.vector.holdem_session import VectorHoldemSession, deal_shape
@@ -154,7 +154,7 @@ class JaxHoldemSession:
         return buttons, raw
 
 
-def encode_flat56_session(h: j.HoldemState, rules: k.Rules, sb: jax.Array, hand_start: jax.Array, results: jax.Array
+def encode_flat56_session(h: j.HoldemState, rules: Rules, sb: jax.Array, hand_start: jax.Array, results: jax.Array
                           ) -> jax.Array:
     """(B, 56) float32 ``holdem_session.encode_flat56_session``: amounts in the hand's small blinds ``sb`` (B,),
     feature 0 counted from the session's start."""
@@ -166,7 +166,7 @@ def encode_flat56_session(h: j.HoldemState, rules: k.Rules, sb: jax.Array, hand_
                      jnp.where(seat, jnp.iinfo(jnp.int32).min, h.bets).max(1) / sb, own | board)
 
 
-def encode_flat107_session(h: j.HoldemState, rules: k.Rules, sb: jax.Array) -> jax.Array:
+def encode_flat107_session(h: j.HoldemState, rules: Rules, sb: jax.Array) -> jax.Array:
     """(B, 107) float32 ``holdem_session.encode_flat107_session``: the current bet in the hand's small blinds."""
     own, board = j.seen_cards(h, rules)
     return j._floats(h.bets.max(1) / sb, rules.n - h.folded.sum(1), h.active_at_start, board, own)

@@ -15,12 +15,12 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from poker_envs.vector import _jax_holdem as j
-from poker_envs.vector._jax_cnn import encode_poker_cnn
+from poker_envs.vector.jax import _holdem_kernels as j
+from poker_envs.vector.jax._holdem_cnn import encode_poker_cnn
 from poker_envs.vector import holdem, holdem_games
 from poker_envs.vector.base import VectorStep
-from poker_envs.vector.jax_env import JaxVectorGame
-from poker_envs.vector.jax_session import JaxHoldemSession
+from poker_envs.vector.jax.stateful import JaxVectorGame
+from poker_envs.vector.jax.holdem_session import JaxHoldemSession
 from poker_envs.vector.sampling import Dealer
 
 
@@ -40,7 +40,7 @@ class JaxHoldem:
         self.deck = self.rules.deck  # card ids dealt (36 in short deck)
         self.deal_size = self.rules.deal_size
         self._scale = engine.reward_scale
-        self.public = engine.public  # outputs carry ``VectorStep.public`` (``_jax_holdem.encode_public``)
+        self.public = engine.public  # outputs carry ``VectorStep.public`` (``_holdem_kernels.encode_public``)
         self._start = j.start_rows(self.rules)
         self._dealer = Dealer(self.deck, self.deal_size)
 
@@ -133,7 +133,7 @@ def _select(rows: jax.Array, new: jax.Array, old: jax.Array) -> jax.Array:
 
 def from_numpy(engine: holdem.VectorHoldem, num_envs: int, seed: int | None, shard: bool | None) -> JaxVectorGame:
     """The JAX engine of a numpy engine's configuration (rules, reward unit, encoder) with ``num_envs`` tables;
-    a numpy session engine (``VectorHoldemSession``) gives the JAX session engine (``jax_session``)."""
+    a numpy session engine (``VectorHoldemSession``) gives the JAX session engine (``holdem_session``)."""
     if getattr(engine, "session_config", None) is not None:
         return JaxVectorGame(JaxHoldemSession(engine), num_envs, seed, shard=shard is not False)
     return JaxVectorGame(JaxHoldem(engine), num_envs, seed, shard=shard is not False)

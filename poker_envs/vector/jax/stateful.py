@@ -17,7 +17,7 @@ import jax.numpy as jnp
 import numpy as np
 from jax.sharding import Mesh, NamedSharding, PartitionSpec
 
-from poker_envs.vector import functional  # noqa: F401  (registers VectorStep as a pytree)
+from poker_envs.vector.jax import functional  # noqa: F401  (registers VectorStep as a pytree)
 from poker_envs.vector.base import VectorStep, check_actions, check_active
 
 

@@ -1,6 +1,6 @@
 """Hold'em sessions in JAX: the numpy session engine (``holdem_session.py``) as pure functions of a pytree.
 
-A ``SessionState`` holds the hand state (``_jax_holdem.HoldemState``) beside the session's arrays (stacks
+A ``SessionState`` holds the hand state (``_holdem_kernels.HoldemState``) beside the session's arrays (stacks
 carried between hands, seats in play, places, the blind level, ...). Each function mirrors the numpy code of
 the same name with masks where the numpy code writes rows: ``post_forced_bets`` and ``decide_by_forced_bets``
 (``_holdem_kernels``) for per-row stacks, blinds and seats in play, ``seat_deck``, and ``between_hands``, the
@@ -17,8 +17,8 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from poker_envs.vector import _holdem_kernels as k
-from poker_envs.vector import _jax_holdem as j
+from poker_envs.vector.holdem import Rules
+from poker_envs.vector.jax import _holdem_kernels as j
 
 
 class SessionState(NamedTuple):
@@ -60,7 +60,7 @@ class SessionState(NamedTuple):
         return self.hand.button
 
 
-def post_forced_bets(rules: k.Rules, button: jax.Array, stacks: jax.Array, seated: jax.Array, blinds: jax.Array,
+def post_forced_bets(rules: Rules, button: jax.Array, stacks: jax.Array, seated: jax.Array, blinds: jax.Array,
                      deck: jax.Array, key: jax.Array) -> j.HoldemState:
     """``_holdem_kernels.post_forced_bets``: the hand after antes and blinds for ``button`` (B,), per-row
     ``stacks`` (B, n), ``seated`` (B, n) and ``blinds`` (B, 3), with the dealing orders ``deck``."""
@@ -92,7 +92,7 @@ def post_forced_bets(rules: k.Rules, button: jax.Array, stacks: jax.Array, seate
     )
 
 
-def decide_by_forced_bets(s: j.HoldemState, rules: k.Rules, seated: jax.Array) -> j.HoldemState:
+def decide_by_forced_bets(s: j.HoldemState, rules: Rules, seated: jax.Array) -> j.HoldemState:
     """Where the forced bets decided the hand (nobody to act): the board run out, the seats in play pass once
     in turn from the lowest (``_holdem_kernels.decide_by_forced_bets``)."""
     decided = s.player < 0
@@ -179,7 +179,7 @@ class Session(NamedTuple):
         return np.concatenate([np.asarray(self.payouts, np.float64), np.zeros(n)])[:n]
 
 
-def start_hands(s: SessionState, rules: k.Rules, cfg: Session, rows: jax.Array, raw: jax.Array) -> SessionState:
+def start_hands(s: SessionState, rules: Rules, cfg: Session, rows: jax.Array, raw: jax.Array) -> SessionState:
     """Deal the next hand where ``rows`` (B,) (``VectorHoldemSession._start_hands_at``): its level and blinds,
     the dealing order ``raw`` (B, k) unless reset's ``given`` decks still deal it, the forced bets posted
     (``s.hand.button`` holds the hand's button)."""
@@ -265,12 +265,12 @@ def between_hands(s: SessionState, cfg: Session, over: jax.Array, chips: jax.Arr
     return s, rewards, gone, ended
 
 
-def showdowns(s: j.HoldemState, rules: k.Rules, over: jax.Array, key: jax.Array, deck: np.ndarray, capacity: int
+def showdowns(s: j.HoldemState, rules: Rules, over: jax.Array, key: jax.Array, deck: np.ndarray, capacity: int
               ) -> tuple[jax.Array, jax.Array]:
-    """``_jax_holdem.showdowns``: (chips won (B, n), zero where the hand goes on; fresh dealing orders (B, size),
+    """``_holdem_kernels.showdowns``: (chips won (B, n), zero where the hand goes on; fresh dealing orders (B, size),
     meaningful where ``over``), with one program for any number of finished hands: the rows of ``over`` are
     settled and dealt ``capacity`` at a time in a ``lax.while_loop`` (one chunk in most steps), so the hand
-    evaluation compiles once (``_jax_holdem.showdowns`` compiles a second, whole-table form)."""
+    evaluation compiles once (``_holdem_kernels.showdowns`` compiles a second, whole-table form)."""
     b, size = s.deck.shape
     chunks = -(-b // capacity)
     idx_all = jnp.nonzero(over, size=chunks * capacity, fill_value=b)[0]  # b: no row (dropped when written back)

@@ -15,15 +15,15 @@ from poker_envs.encoders.poker_cnn import (
     CELL, COL0, CUR_AMOUNTS, CUR_TYPES, FLOP, HISTORY, HOLE, NUM_CELLS, NUM_PLANES, PLANE_SIZE, POSITION, POT,
     PREV_AMOUNTS, PREV_TYPES, RIVER, ROUNDS, ROW0, SIDE, TURN, VISIBLE,
 )
-from poker_envs.vector import _holdem_kernels as k
-from poker_envs.vector._jax_holdem import HoldemState, _at
+from poker_envs.vector.holdem import Rules
+from poker_envs.vector.jax._holdem_kernels import HoldemState, _at
 
 SHAPE = (NUM_PLANES, SIDE, SIDE)
 _CELL = np.array(CELL, dtype=np.int32)  # card id -> flat cell inside a 17x17 plane
 _BOARD_PLANES = np.array([FLOP, FLOP, FLOP, TURN, RIVER], dtype=np.int32) * PLANE_SIZE  # by board slot
 
 
-def position_codes(s: HoldemState, rules: k.Rules) -> jax.Array:
+def position_codes(s: HoldemState, rules: Rules) -> jax.Array:
     """(B,) cells of the position plane: round(52 f), f the seat's place in this street's acting order."""
     n = rules.n
     p, button = s.player, s.button
@@ -40,7 +40,7 @@ def position_codes(s: HoldemState, rules: k.Rules) -> jax.Array:
     return jnp.where(inside.sum(1) >= 2, (2 * NUM_CELLS * index + gaps) // (2 * gaps), 0)  # floor(52 i / g + 1/2)
 
 
-def encode_poker_cnn(s: HoldemState, rules: k.Rules) -> jax.Array:
+def encode_poker_cnn(s: HoldemState, rules: Rules) -> jax.Array:
     """(B, 33, 17, 17) float32 Poker-CNN tensors of each table's seat to act (candidate planes zero)."""
     n = rules.n
     b = s.player.shape[0]

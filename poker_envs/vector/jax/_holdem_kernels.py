@@ -18,8 +18,8 @@ import numpy as np
 
 from poker_envs.core.sizing import pot_share
 from poker_envs.encoders import holdem_default
-from poker_envs.vector import _holdem_kernels as k
-from poker_envs.vector._jax_showdown import evaluate_hands, settle
+from poker_envs.vector.holdem import Rules, hand_starts
+from poker_envs.vector.jax._showdown import evaluate_hands, settle
 
 
 
@@ -53,9 +53,9 @@ class HoldemState(NamedTuple):
 FIELDS = tuple(f for f in HoldemState._fields if f not in ("key", "illegal"))
 
 
-def start_rows(rules: k.Rules) -> dict[str, jax.Array]:
-    """``_holdem_kernels.hand_starts`` (one row per button) as int32 / bool JAX arrays, gathered by button."""
-    start = k.hand_starts(rules)
+def start_rows(rules: Rules) -> dict[str, jax.Array]:
+    """``vector.holdem.hand_starts`` (one row per button) as int32 / bool JAX arrays, gathered by button."""
+    start = hand_starts(rules)
     return {name: jnp.asarray(getattr(start, name).astype(bool if getattr(start, name).dtype == bool else np.int32))
             for name in FIELDS}
 
@@ -136,7 +136,7 @@ def first_in_order(flags: jax.Array, start: jax.Array) -> jax.Array:
     return jnp.where(hit.any(1), _at(order, j), -1)
 
 
-def raise_range(s: HoldemState, rules: k.Rules) -> tuple[jax.Array, jax.Array, jax.Array, jax.Array]:
+def raise_range(s: HoldemState, rules: Rules) -> tuple[jax.Array, jax.Array, jax.Array, jax.Array]:
     """(can raise, min raise-to, max raise-to, chips owed) of each table's seat to act."""
     p = s.player
     stack, bet = _at(s.stacks, p), _at(s.bets, p)
@@ -164,7 +164,7 @@ def raise_range(s: HoldemState, rules: k.Rules) -> tuple[jax.Array, jax.Array, j
     return can & ~s.passing, low, high, owe
 
 
-def action_mask(s: HoldemState, rules: k.Rules, can: jax.Array, low: jax.Array, high: jax.Array, owe: jax.Array
+def action_mask(s: HoldemState, rules: Rules, can: jax.Array, low: jax.Array, high: jax.Array, owe: jax.Array
                 ) -> tuple[jax.Array, jax.Array]:
     """(mask (B, A) int8, raise-to of every raise id (B, A - 2) int32); a pass turn allows only id 1."""
     b = can.shape[0]
@@ -190,7 +190,7 @@ def action_mask(s: HoldemState, rules: k.Rules, can: jax.Array, low: jax.Array, 
     return jnp.concatenate([head, legal], axis=1).astype(jnp.int8), targets
 
 
-def play(s: HoldemState, rules: k.Rules, actions: jax.Array) -> tuple[HoldemState, jax.Array]:
+def play(s: HoldemState, rules: Rules, actions: jax.Array) -> tuple[HoldemState, jax.Array]:
     """Play each table's action id for its seat to act; an illegal id (out of range or masked) is played as a
     fold, or as the pass of a pass turn. (state after the actions, legal (B,) bool)."""
     can, low, high, owe = raise_range(s, rules)
@@ -201,7 +201,7 @@ def play(s: HoldemState, rules: k.Rules, actions: jax.Array) -> tuple[HoldemStat
     return apply_actions(s, rules, jnp.where(legal, actions, jnp.where(s.passing, 1, 0)), targets), legal
 
 
-def apply_actions(s: HoldemState, rules: k.Rules, actions: jax.Array, targets: jax.Array) -> HoldemState:
+def apply_actions(s: HoldemState, rules: Rules, actions: jax.Array, targets: jax.Array) -> HoldemState:
     """Play one legal action per table for its seat to act (``targets`` from ``action_mask``)."""
     seat = jnp.arange(rules.n) == s.player[:, None]
     fold, call, raising = actions == 0, actions == 1, actions >= 2
@@ -235,7 +235,7 @@ def apply_actions(s: HoldemState, rules: k.Rules, actions: jax.Array, targets: j
     )
 
 
-def end_rounds(s: HoldemState, rules: k.Rules, rows: jax.Array) -> tuple[HoldemState, jax.Array]:
+def end_rounds(s: HoldemState, rules: Rules, rows: jax.Array) -> tuple[HoldemState, jax.Array]:
     """Close the street where ``rows``: next street and its first actor, or the showdown; (state, ended)."""
     done = jnp.zeros_like(rows)
     bb = rules.big_blind
@@ -265,7 +265,7 @@ def end_rounds(s: HoldemState, rules: k.Rules, rows: jax.Array) -> tuple[HoldemS
     return s, done
 
 
-def advance(s: HoldemState, rules: k.Rules) -> tuple[HoldemState, jax.Array]:
+def advance(s: HoldemState, rules: Rules) -> tuple[HoldemState, jax.Array]:
     """After ``apply_actions``: every table's next seat to act; (state, hand over)."""
     alone = (~s.folded).sum(1) == 1
     nxt = first_in_order(needs_to_act(s.stacks, s.bets, s.folded, s.acted, s.max_bet), (s.player + 1) % rules.n)
@@ -283,7 +283,7 @@ def hole_cards(deck: jax.Array, button: jax.Array, n: int, hole: int) -> jax.Arr
     return jnp.stack([jnp.take_along_axis(deck, place + i * n, 1) for i in range(hole)], axis=2)
 
 
-def results(deck: jax.Array, button: jax.Array, contributed: jax.Array, folded: jax.Array, rules: k.Rules) -> jax.Array:
+def results(deck: jax.Array, button: jax.Array, contributed: jax.Array, folded: jax.Array, rules: Rules) -> jax.Array:
     """(R, n) int32 chips won (+) or lost (-) by each seat of R finished hands (their tables' arrays)."""
     n, h = rules.n, rules.hole
     board = deck[:, n * h :]
@@ -292,7 +292,7 @@ def results(deck: jax.Array, button: jax.Array, contributed: jax.Array, folded: 
     return settle(contributed, folded, strengths, button, odd_chips=rules.odd_chips) - contributed
 
 
-def showdowns(s: HoldemState, rules: k.Rules, over: jax.Array, key: jax.Array, deck: np.ndarray, capacity: int
+def showdowns(s: HoldemState, rules: Rules, over: jax.Array, key: jax.Array, deck: np.ndarray, capacity: int
               ) -> tuple[jax.Array, jax.Array]:
     """(chips won (B, n), zero where the hand goes on; the dealing orders with new deals where ``over``).
 
@@ -318,7 +318,7 @@ def showdowns(s: HoldemState, rules: k.Rules, over: jax.Array, key: jax.Array, d
 
 
 # Observations -------------------------------------------------------------------------------------------
-def seen_cards(s: HoldemState, rules: k.Rules) -> tuple[jax.Array, jax.Array]:
+def seen_cards(s: HoldemState, rules: Rules) -> tuple[jax.Array, jax.Array]:
     """(B, 52) bool one-hots of the seat to act's hole cards and of the board cards seen."""
     n, h = rules.n, rules.hole
     place = (s.player - s.button - 1) % n
@@ -336,7 +336,7 @@ def _floats(*columns: jax.Array) -> jax.Array:
     return jnp.concatenate([c.reshape(c.shape[0], -1).astype(jnp.float32) for c in columns], axis=1)
 
 
-def encode_default(s: HoldemState, rules: k.Rules, can: jax.Array, low: jax.Array, high: jax.Array, owe: jax.Array
+def encode_default(s: HoldemState, rules: Rules, can: jax.Array, low: jax.Array, high: jax.Array, owe: jax.Array
                    ) -> jax.Array:
     """(B, 108 + 6n + 6) float32: ``encoders.holdem_default`` of each table's seat to act."""
     n, d = rules.n, holdem_default
@@ -356,7 +356,7 @@ def encode_default(s: HoldemState, rules: k.Rules, can: jax.Array, low: jax.Arra
     )
 
 
-def encode_flat56(s: HoldemState, rules: k.Rules) -> jax.Array:
+def encode_flat56(s: HoldemState, rules: Rules) -> jax.Array:
     """(B, 56) float32: ``encoders.flat56`` of each table's seat to act."""
     p = s.player
     sb = jnp.float32(rules.small_blind)
@@ -368,14 +368,14 @@ def encode_flat56(s: HoldemState, rules: k.Rules) -> jax.Array:
     )
 
 
-def encode_flat107(s: HoldemState, rules: k.Rules) -> jax.Array:
+def encode_flat107(s: HoldemState, rules: Rules) -> jax.Array:
     """(B, 107) float32: ``encoders.flat107`` of each table's seat to act."""
     own, board = seen_cards(s, rules)
     return _floats(s.bets.max(1) / jnp.float32(rules.small_blind), rules.n - s.folded.sum(1), s.active_at_start,
                    board, own)
 
 
-def encode_public(s: HoldemState, rules: k.Rules, can: jax.Array, low: jax.Array, high: jax.Array, owe: jax.Array,
+def encode_public(s: HoldemState, rules: Rules, can: jax.Array, low: jax.Array, high: jax.Array, owe: jax.Array,
                   blinds: jax.Array | None = None, hand_number: jax.Array | int = 0, level: jax.Array | int = 0,
                   seated: jax.Array | None = None) -> jax.Array:
     """(B, 14 + 6n) float32: ``_holdem_public.encode_public_batch`` (``encoders.public``) of each table's seat to act.
