@@ -144,7 +144,7 @@ def test_public_state_matches_the_numpy_engine() -> None:
             expected.append(out.public)
             out = venv.step(random_actions(out.action_mask, rng, 2.0))
         fields = {name: jnp.asarray(np.concatenate([t[name] for t in tables])) for name in j.FIELDS}
-        state = j.HoldemState(**fields, key=jax.random.key(0), illegal=jnp.zeros(64 * 300, bool))
+        state = j.HoldemTables(**fields, key=jax.random.key(0), illegal=jnp.zeros(64 * 300, bool))
         got = jax.jit(lambda s, r=venv.rules: j.encode_public(s, r, *j.raise_range(s, r)))(state)
         np.testing.assert_array_equal(np.concatenate(expected), np.asarray(got), err_msg=f"{game} {cfg}")
         seen["kernel decisions"] += 64 * 300

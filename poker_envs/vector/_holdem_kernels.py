@@ -293,7 +293,8 @@ def advance(t: Tables, rules: Rules) -> np.ndarray:
 
 
 def end_rounds(t: Tables, rules: Rules, rows: np.ndarray) -> np.ndarray:
-    """Close the street of ``rows``: next street and its first actor, or the showdown; the rows that ended."""
+    """Close the street of ``rows``: next street and its first actor, or the showdown; the rows whose hand reached
+    the showdown."""
     done = []
     for _ in range(rules.last_street + 1):  # all-in tables run through the remaining streets here
         if rows.size == 0:

@@ -1,4 +1,4 @@
-"""Poker-CNN tensors (33x17x17, ``encoders.poker_cnn``) in JAX: the numpy ``_holdem_cnn`` over a ``HoldemState``.
+"""Poker-CNN tensors (33x17x17, ``encoders.poker_cnn``) in JAX: the numpy ``_holdem_cnn`` over a ``HoldemTables``.
 
 Every plane is a fill code of one number per plane (cards aside): the number of cells to set, fractional
 for chip amounts that are not whole small blinds. The numbers are those of ``_holdem_cnn.encode_poker_cnn``
@@ -16,14 +16,14 @@ from poker_envs.encoders.poker_cnn import (
     PREV_AMOUNTS, PREV_TYPES, RIVER, ROUNDS, ROW0, SIDE, TURN, VISIBLE,
 )
 from poker_envs.vector.holdem import Rules
-from poker_envs.vector.jax._holdem_kernels import HoldemState, _at
+from poker_envs.vector.jax._holdem_kernels import HoldemTables, _at
 
 SHAPE = (NUM_PLANES, SIDE, SIDE)
 _CELL = np.array(CELL, dtype=np.int32)  # card id -> flat cell inside a 17x17 plane
 _BOARD_PLANES = np.array([FLOP, FLOP, FLOP, TURN, RIVER], dtype=np.int32) * PLANE_SIZE  # by board slot
 
 
-def position_codes(s: HoldemState, rules: Rules) -> jax.Array:
+def position_codes(s: HoldemTables, rules: Rules) -> jax.Array:
     """(B,) cells of the position plane: round(52 f), f the seat's place in this street's acting order."""
     n = rules.n
     p, button = s.player, s.button
@@ -40,7 +40,7 @@ def position_codes(s: HoldemState, rules: Rules) -> jax.Array:
     return jnp.where(inside.sum(1) >= 2, (2 * NUM_CELLS * index + gaps) // (2 * gaps), 0)  # floor(52 i / g + 1/2)
 
 
-def encode_poker_cnn(s: HoldemState, rules: Rules) -> jax.Array:
+def encode_poker_cnn(s: HoldemTables, rules: Rules) -> jax.Array:
     """(B, 33, 17, 17) float32 Poker-CNN tensors of each table's seat to act (candidate planes zero)."""
     n = rules.n
     b = s.player.shape[0]

@@ -19,11 +19,11 @@ import numpy as np
 from poker_envs.core.sizing import pot_share
 from poker_envs.encoders import holdem_default
 from poker_envs.vector.holdem import Rules, hand_starts
-from poker_envs.vector.jax._showdown import evaluate_hands, settle
+from poker_envs.vector.jax._showdown import evaluate_hands, settle_batch
 
 
 
-class HoldemState(NamedTuple):
+class HoldemTables(NamedTuple):
     """The state of B tables (the numpy ``Tables`` fields, all int32 or bool) and the dealing key."""
 
     stacks: jax.Array  # (B, n) chips behind
@@ -39,7 +39,7 @@ class HoldemState(NamedTuple):
     num_raises: jax.Array  # (B,) limit: counted bets and raises of the street
     level: jax.Array  # (B,) limit: the street bet after the last counted bet or raise
     capped: jax.Array  # (B,) bool limit: the cap was reached with three or more able to bet
-    deck: jax.Array  # (B, 2n + 5) dealing order: hole cards round from button + 1, twice, then the board
+    deck: jax.Array  # (B, Rules.deal_size) dealing order: hole cards one at a time round from button + 1, then the board
     length: jax.Array  # (B,) decisions taken in this hand
     active_at_start: jax.Array  # (B,) seats not folded when the street began
     passing: jax.Array  # (B,) bool the forced bets decided the hand: seats pass in turn, then it is paid
@@ -50,7 +50,7 @@ class HoldemState(NamedTuple):
     illegal: jax.Array  # (B,) bool the last step's action at that table was illegal (played as a fold)
 
 
-FIELDS = tuple(f for f in HoldemState._fields if f not in ("key", "illegal"))
+FIELDS = tuple(f for f in HoldemTables._fields if f not in ("key", "illegal"))
 
 
 def start_rows(rules: Rules) -> dict[str, jax.Array]:
@@ -136,7 +136,7 @@ def first_in_order(flags: jax.Array, start: jax.Array) -> jax.Array:
     return jnp.where(hit.any(1), _at(order, j), -1)
 
 
-def raise_range(s: HoldemState, rules: Rules) -> tuple[jax.Array, jax.Array, jax.Array, jax.Array]:
+def raise_range(s: HoldemTables, rules: Rules) -> tuple[jax.Array, jax.Array, jax.Array, jax.Array]:
     """(can raise, min raise-to, max raise-to, chips owed) of each table's seat to act."""
     p = s.player
     stack, bet = _at(s.stacks, p), _at(s.bets, p)
@@ -164,7 +164,7 @@ def raise_range(s: HoldemState, rules: Rules) -> tuple[jax.Array, jax.Array, jax
     return can & ~s.passing, low, high, owe
 
 
-def action_mask(s: HoldemState, rules: Rules, can: jax.Array, low: jax.Array, high: jax.Array, owe: jax.Array
+def action_mask(s: HoldemTables, rules: Rules, can: jax.Array, low: jax.Array, high: jax.Array, owe: jax.Array
                 ) -> tuple[jax.Array, jax.Array]:
     """(mask (B, A) int8, raise-to of every raise id (B, A - 2) int32); a pass turn allows only id 1."""
     b = can.shape[0]
@@ -190,7 +190,7 @@ def action_mask(s: HoldemState, rules: Rules, can: jax.Array, low: jax.Array, hi
     return jnp.concatenate([head, legal], axis=1).astype(jnp.int8), targets
 
 
-def play(s: HoldemState, rules: Rules, actions: jax.Array) -> tuple[HoldemState, jax.Array]:
+def play(s: HoldemTables, rules: Rules, actions: jax.Array) -> tuple[HoldemTables, jax.Array]:
     """Play each table's action id for its seat to act; an illegal id (out of range or masked) is played as a
     fold, or as the pass of a pass turn. (state after the actions, legal (B,) bool)."""
     can, low, high, owe = raise_range(s, rules)
@@ -201,7 +201,7 @@ def play(s: HoldemState, rules: Rules, actions: jax.Array) -> tuple[HoldemState,
     return apply_actions(s, rules, jnp.where(legal, actions, jnp.where(s.passing, 1, 0)), targets), legal
 
 
-def apply_actions(s: HoldemState, rules: Rules, actions: jax.Array, targets: jax.Array) -> HoldemState:
+def apply_actions(s: HoldemTables, rules: Rules, actions: jax.Array, targets: jax.Array) -> HoldemTables:
     """Play one legal action per table for its seat to act (``targets`` from ``action_mask``)."""
     seat = jnp.arange(rules.n) == s.player[:, None]
     fold, call, raising = actions == 0, actions == 1, actions >= 2
@@ -235,8 +235,9 @@ def apply_actions(s: HoldemState, rules: Rules, actions: jax.Array, targets: jax
     )
 
 
-def end_rounds(s: HoldemState, rules: Rules, rows: jax.Array) -> tuple[HoldemState, jax.Array]:
-    """Close the street where ``rows``: next street and its first actor, or the showdown; (state, ended)."""
+def end_rounds(s: HoldemTables, rules: Rules, rows: jax.Array) -> tuple[HoldemTables, jax.Array]:
+    """Close the street where ``rows``: next street and its first actor, or the showdown; (state, the tables whose
+    hand reached the showdown) (``vector._holdem_kernels.end_rounds``)."""
     done = jnp.zeros_like(rows)
     bb = rules.big_blind
     for _ in range(rules.last_street + 1):  # all-in tables run through the remaining streets here
@@ -265,7 +266,7 @@ def end_rounds(s: HoldemState, rules: Rules, rows: jax.Array) -> tuple[HoldemSta
     return s, done
 
 
-def advance(s: HoldemState, rules: Rules) -> tuple[HoldemState, jax.Array]:
+def advance(s: HoldemTables, rules: Rules) -> tuple[HoldemTables, jax.Array]:
     """After ``apply_actions``: every table's next seat to act; (state, hand over)."""
     alone = (~s.folded).sum(1) == 1
     nxt = first_in_order(needs_to_act(s.stacks, s.bets, s.folded, s.acted, s.max_bet), (s.player + 1) % rules.n)
@@ -283,16 +284,17 @@ def hole_cards(deck: jax.Array, button: jax.Array, n: int, hole: int) -> jax.Arr
     return jnp.stack([jnp.take_along_axis(deck, place + i * n, 1) for i in range(hole)], axis=2)
 
 
-def results(deck: jax.Array, button: jax.Array, contributed: jax.Array, folded: jax.Array, rules: Rules) -> jax.Array:
-    """(R, n) int32 chips won (+) or lost (-) by each seat of R finished hands (their tables' arrays)."""
+def settle(deck: jax.Array, button: jax.Array, contributed: jax.Array, folded: jax.Array, rules: Rules) -> jax.Array:
+    """(R, n) int32 chips won (+) or lost (-) by each seat of R finished hands (their tables' arrays), as
+    ``vector._holdem_kernels.settle``; ``_showdown.settle_batch`` is the pot settlement it calls."""
     n, h = rules.n, rules.hole
     board = deck[:, n * h :]
     board = jnp.broadcast_to(board[:, None, :], (deck.shape[0], n, board.shape[1]))
     strengths = evaluate_hands(hole_cards(deck, button, n, h), board, rules.ranking, rules.hand_rule)
-    return settle(contributed, folded, strengths, button, odd_chips=rules.odd_chips) - contributed
+    return settle_batch(contributed, folded, strengths, button, odd_chips=rules.odd_chips) - contributed
 
 
-def showdowns(s: HoldemState, rules: Rules, over: jax.Array, key: jax.Array, deck: np.ndarray, capacity: int
+def showdowns(s: HoldemTables, rules: Rules, over: jax.Array, key: jax.Array, deck: np.ndarray, capacity: int
               ) -> tuple[jax.Array, jax.Array]:
     """(chips won (B, n), zero where the hand goes on; the dealing orders with new deals where ``over``).
 
@@ -303,13 +305,13 @@ def showdowns(s: HoldemState, rules: Rules, over: jax.Array, key: jax.Array, dec
     def gathered(_: None) -> tuple[jax.Array, jax.Array]:
         idx = jnp.nonzero(over, size=capacity, fill_value=b)[0]  # b: no row (dropped when written back)
         rows = jnp.minimum(idx, b - 1)
-        won = results(s.deck[rows], s.button[rows], s.contributed[rows], s.folded[rows], rules)
+        won = settle(s.deck[rows], s.button[rows], s.contributed[rows], s.folded[rows], rules)
         fresh = deal(key, capacity, deck, size)
         return (jnp.zeros_like(s.contributed).at[idx].set(won, mode="drop"),
                 s.deck.at[idx].set(fresh, mode="drop"))
 
     def every(_: None) -> tuple[jax.Array, jax.Array]:
-        won = results(s.deck, s.button, s.contributed, s.folded, rules)
+        won = settle(s.deck, s.button, s.contributed, s.folded, rules)
         return jnp.where(over[:, None], won, 0), jnp.where(over[:, None], deal(key, b, deck, size), s.deck)
 
     if capacity >= b:
@@ -318,7 +320,7 @@ def showdowns(s: HoldemState, rules: Rules, over: jax.Array, key: jax.Array, dec
 
 
 # Observations -------------------------------------------------------------------------------------------
-def seen_cards(s: HoldemState, rules: Rules) -> tuple[jax.Array, jax.Array]:
+def seen_cards(s: HoldemTables, rules: Rules) -> tuple[jax.Array, jax.Array]:
     """(B, 52) bool one-hots of the seat to act's hole cards and of the board cards seen."""
     n, h = rules.n, rules.hole
     place = (s.player - s.button - 1) % n
@@ -336,7 +338,7 @@ def _floats(*columns: jax.Array) -> jax.Array:
     return jnp.concatenate([c.reshape(c.shape[0], -1).astype(jnp.float32) for c in columns], axis=1)
 
 
-def encode_default(s: HoldemState, rules: Rules, can: jax.Array, low: jax.Array, high: jax.Array, owe: jax.Array
+def encode_default(s: HoldemTables, rules: Rules, can: jax.Array, low: jax.Array, high: jax.Array, owe: jax.Array
                    ) -> jax.Array:
     """(B, 108 + 6n + 6) float32: ``encoders.holdem_default`` of each table's seat to act."""
     n, d = rules.n, holdem_default
@@ -356,7 +358,7 @@ def encode_default(s: HoldemState, rules: Rules, can: jax.Array, low: jax.Array,
     )
 
 
-def encode_flat56(s: HoldemState, rules: Rules) -> jax.Array:
+def encode_flat56(s: HoldemTables, rules: Rules) -> jax.Array:
     """(B, 56) float32: ``encoders.flat56`` of each table's seat to act."""
     p = s.player
     sb = jnp.float32(rules.small_blind)
@@ -368,14 +370,14 @@ def encode_flat56(s: HoldemState, rules: Rules) -> jax.Array:
     )
 
 
-def encode_flat107(s: HoldemState, rules: Rules) -> jax.Array:
+def encode_flat107(s: HoldemTables, rules: Rules) -> jax.Array:
     """(B, 107) float32: ``encoders.flat107`` of each table's seat to act."""
     own, board = seen_cards(s, rules)
     return _floats(s.bets.max(1) / jnp.float32(rules.small_blind), rules.n - s.folded.sum(1), s.active_at_start,
                    board, own)
 
 
-def encode_public(s: HoldemState, rules: Rules, can: jax.Array, low: jax.Array, high: jax.Array, owe: jax.Array,
+def encode_public(s: HoldemTables, rules: Rules, can: jax.Array, low: jax.Array, high: jax.Array, owe: jax.Array,
                   blinds: jax.Array | None = None, hand_number: jax.Array | int = 0, level: jax.Array | int = 0,
                   seated: jax.Array | None = None) -> jax.Array:
     """(B, 14 + 6n) float32: ``_holdem_public.encode_public_batch`` (``encoders.public``) of each table's seat to act.

@@ -1,6 +1,6 @@
 """Hold'em sessions in JAX: the numpy session engine (``holdem_session.py``) as pure functions of a pytree.
 
-A ``SessionState`` holds the hand state (``_holdem_kernels.HoldemState``) beside the session's arrays (stacks
+A ``SessionTables`` holds the hand state (``_holdem_kernels.HoldemTables``) beside the session's arrays (stacks
 carried between hands, seats in play, places, the blind level, ...). Each function mirrors the numpy code of
 the same name with masks where the numpy code writes rows: ``post_forced_bets`` and ``decide_by_forced_bets``
 (``_holdem_kernels``) for per-row stacks, blinds and seats in play, ``seat_deck``, and ``between_hands``, the
@@ -21,10 +21,10 @@ from poker_envs.vector.holdem import Rules
 from poker_envs.vector.jax import _holdem_kernels as j
 
 
-class SessionState(NamedTuple):
+class SessionTables(NamedTuple):
     """The hand state of B tables and their sessions' arrays (``VectorHoldemSession``'s attributes)."""
 
-    hand: j.HoldemState  # the current hand at every table (its ``key`` deals the next hands)
+    hand: j.HoldemTables  # the current hand at every table (its ``key`` deals the next hands)
     stacks: jax.Array  # (B, n) int32 chips of every seat between hands
     results: jax.Array  # (B, n) int32 chips won (+) or lost (-) in the session's finished hands
     seated: jax.Array  # (B, n) bool seats still in play
@@ -61,7 +61,7 @@ class SessionState(NamedTuple):
 
 
 def post_forced_bets(rules: Rules, button: jax.Array, stacks: jax.Array, seated: jax.Array, blinds: jax.Array,
-                     deck: jax.Array, key: jax.Array) -> j.HoldemState:
+                     deck: jax.Array, key: jax.Array) -> j.HoldemTables:
     """``_holdem_kernels.post_forced_bets``: the hand after antes and blinds for ``button`` (B,), per-row
     ``stacks`` (B, n), ``seated`` (B, n) and ``blinds`` (B, 3), with the dealing orders ``deck``."""
     b, n = stacks.shape
@@ -83,7 +83,7 @@ def post_forced_bets(rules: Rules, button: jax.Array, stacks: jax.Array, seated:
     full = bb.astype(jnp.int32)
     player = j.first_in_order(j.needs_to_act(st, bets, folded, acted, full), (bb_seat + 1) % n)
     h = rules.history
-    return j.HoldemState(
+    return j.HoldemTables(
         stacks=st, bets=bets, contributed=contributed, folded=folded, acted=acted, street=z, player=player,
         button=button, max_bet=full, full_raise=full, num_raises=z + 1, level=full, capped=jnp.zeros(b, bool),
         deck=deck, length=z, active_at_start=m.astype(jnp.int32), passing=jnp.zeros(b, bool),
@@ -92,7 +92,7 @@ def post_forced_bets(rules: Rules, button: jax.Array, stacks: jax.Array, seated:
     )
 
 
-def decide_by_forced_bets(s: j.HoldemState, rules: Rules, seated: jax.Array) -> j.HoldemState:
+def decide_by_forced_bets(s: j.HoldemTables, rules: Rules, seated: jax.Array) -> j.HoldemTables:
     """Where the forced bets decided the hand (nobody to act): the board run out, the seats in play pass once
     in turn from the lowest (``_holdem_kernels.decide_by_forced_bets``)."""
     decided = s.player < 0
@@ -179,7 +179,7 @@ class Session(NamedTuple):
         return np.concatenate([np.asarray(self.payouts, np.float64), np.zeros(n)])[:n]
 
 
-def start_hands(s: SessionState, rules: Rules, cfg: Session, rows: jax.Array, raw: jax.Array) -> SessionState:
+def start_hands(s: SessionTables, rules: Rules, cfg: Session, rows: jax.Array, raw: jax.Array) -> SessionTables:
     """Deal the next hand where ``rows`` (B,) (``VectorHoldemSession._start_hands_at``): its level and blinds,
     the dealing order ``raw`` (B, k) unless reset's ``given`` decks still deal it, the forced bets posted
     (``s.hand.button`` holds the hand's button)."""
@@ -204,7 +204,7 @@ def start_hands(s: SessionState, rules: Rules, cfg: Session, rows: jax.Array, ra
                       hand_decks=raw)
 
 
-def new_sessions(s: SessionState, cfg: Session, rows: jax.Array, buttons: jax.Array) -> SessionState:
+def new_sessions(s: SessionTables, cfg: Session, rows: jax.Array, buttons: jax.Array) -> SessionTables:
     """Fresh sessions where ``rows`` with their first hand's ``buttons`` (``VectorHoldemSession._new_sessions``)."""
     r2 = rows[:, None]
     return s._replace(
@@ -214,8 +214,8 @@ def new_sessions(s: SessionState, cfg: Session, rows: jax.Array, buttons: jax.Ar
     )
 
 
-def between_hands(s: SessionState, cfg: Session, over: jax.Array, chips: jax.Array
-                  ) -> tuple[SessionState, jax.Array, jax.Array, jax.Array]:
+def between_hands(s: SessionTables, cfg: Session, over: jax.Array, chips: jax.Array
+                  ) -> tuple[SessionTables, jax.Array, jax.Array, jax.Array]:
     """The bookkeeping of the tables whose hand ended (``over`` (B,); ``chips`` (B, n) won or lost): stacks,
     eliminations and places, prizes, the sessions' ends and the next button, as
     ``VectorHoldemSession._advance_rows``. (state, rewards (B, n) float32, eliminated (B, n), session ended (B,)).
@@ -265,7 +265,7 @@ def between_hands(s: SessionState, cfg: Session, over: jax.Array, chips: jax.Arr
     return s, rewards, gone, ended
 
 
-def showdowns(s: j.HoldemState, rules: Rules, over: jax.Array, key: jax.Array, deck: np.ndarray, capacity: int
+def showdowns(s: j.HoldemTables, rules: Rules, over: jax.Array, key: jax.Array, deck: np.ndarray, capacity: int
               ) -> tuple[jax.Array, jax.Array]:
     """``_holdem_kernels.showdowns``: (chips won (B, n), zero where the hand goes on; fresh dealing orders (B, size),
     meaningful where ``over``), with one program for any number of finished hands: the rows of ``over`` are
@@ -280,7 +280,7 @@ def showdowns(s: j.HoldemState, rules: Rules, over: jax.Array, key: jax.Array, d
         i, won, decks = c
         idx = jax.lax.dynamic_slice(idx_all, (i * capacity,), (capacity,))
         rows = jnp.minimum(idx, b - 1)
-        got = j.results(s.deck[rows], s.button[rows], s.contributed[rows], s.folded[rows], rules)
+        got = j.settle(s.deck[rows], s.button[rows], s.contributed[rows], s.folded[rows], rules)
         fresh = j.deal(jax.random.fold_in(key, i), capacity, deck, size)
         return i + 1, won.at[idx].set(got, mode="drop"), decks.at[idx].set(fresh, mode="drop")
 

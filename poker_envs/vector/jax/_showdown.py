@@ -1,4 +1,4 @@
-"""Showdowns in JAX: the batched hand evaluator and the pot settlement, traced into the engines' ``step``.
+"""Showdowns in JAX: the batched hand evaluator and the pot settlement (``settle_batch``), traced into the engines' ``step``.
 
 Both follow the numpy functions they mirror, and the differential tests bind them: hand values are
 ``core.evaluator.evaluate_batch``'s (the same lookup tables, ``evaluator.lookup_tables``); chips are
@@ -88,7 +88,7 @@ def _merge(layers: list[tuple[jnp.ndarray, jnp.ndarray]]) -> list[tuple[jnp.ndar
     return pots
 
 
-def settle(
+def settle_batch(
     contributed: jnp.ndarray, folded: jnp.ndarray, strengths: jnp.ndarray, button: jnp.ndarray, *,
     odd_chips: str = "per_pot", exact: bool = False, rake: float = 0.0, rake_cap: float | None = None,
 ) -> jnp.ndarray:

@@ -32,7 +32,7 @@ from poker_envs.vector.leduc import RANK_CHIPS_SIZE, VectorLeduc
 _SLOTS = 3 * MAX_ACTIONS_PER_ROUND  # Leduc action one-hots per round
 
 
-class KuhnState(NamedTuple):
+class KuhnTables(NamedTuple):
     """B Kuhn tables (the numpy engine's arrays, int32) and the dealing key."""
 
     cards: jax.Array  # (B, 2) card of seat 0, of seat 1 (0 = J .. 2 = K)
@@ -44,7 +44,7 @@ class KuhnState(NamedTuple):
     illegal: jax.Array  # (B,) bool the last step's action at that table was illegal (played as a pass)
 
 
-class LeducState(NamedTuple):
+class LeducTables(NamedTuple):
     """B Leduc tables (the numpy engine's arrays, int32) and the dealing key."""
 
     cards: jax.Array  # (B, 3) card of seat 0, of seat 1, public card (ids 0..5, rank = id // 2)
@@ -154,11 +154,11 @@ class JaxKuhn(JaxSmallGame):
         super().__init__(obs_encoder)
         self.observation_shape = VectorKuhn.observation_shape
 
-    def fresh(self, cards: jax.Array) -> KuhnState:
+    def fresh(self, cards: jax.Array) -> KuhnTables:
         zeros = jnp.zeros(cards.shape[0], jnp.int32)
-        return KuhnState(cards, zeros, zeros, zeros, jnp.zeros((cards.shape[0], 6), jnp.float32), None, None)
+        return KuhnTables(cards, zeros, zeros, zeros, jnp.zeros((cards.shape[0], 6), jnp.float32), None, None)
 
-    def _apply(self, s: KuhnState, a: jax.Array) -> tuple[KuhnState, jax.Array, jax.Array]:
+    def _apply(self, s: KuhnTables, a: jax.Array) -> tuple[KuhnTables, jax.Array, jax.Array]:
         mv, p = s.moves, s.player
         history = s.history + jax.nn.one_hot(2 * mv + a, 6, dtype=jnp.float32)
         first = jnp.where(mv == 0, a, s.first)
@@ -170,10 +170,10 @@ class JaxKuhn(JaxSmallGame):
         result = jnp.where(folded, jnp.where(p == 0, -1.0, 1.0), showdown).astype(jnp.float32)
         return s._replace(player=1 - p, moves=mv + 1, first=first, history=history), result, ended
 
-    def mask(self, s: KuhnState) -> jax.Array:
+    def mask(self, s: KuhnTables) -> jax.Array:
         return jnp.ones((s.player.shape[0], 2), jnp.int8)  # pass and bet are always legal
 
-    def encode(self, s: KuhnState) -> jax.Array:
+    def encode(self, s: KuhnTables) -> jax.Array:
         own = j._at(s.cards, s.player)
         return jnp.concatenate([jax.nn.one_hot(s.player, 2), jax.nn.one_hot(own, self.num_cards), s.history], axis=1)
 
@@ -189,13 +189,13 @@ class JaxLeduc(JaxSmallGame):
         self.observation_shape = (RANK_CHIPS_SIZE,) if obs_encoder == "rank_chips" else (LEDUC_SIZE,)
         self._raise_sizes = jnp.asarray(np.array(RAISE_SIZES, dtype=np.int32))
 
-    def fresh(self, cards: jax.Array) -> LeducState:
+    def fresh(self, cards: jax.Array) -> LeducTables:
         b = cards.shape[0]
         zeros = jnp.zeros(b, jnp.int32)
-        return LeducState(cards, zeros, zeros, jnp.full((b, 2), ANTE, jnp.int32), zeros, zeros,
+        return LeducTables(cards, zeros, zeros, jnp.full((b, 2), ANTE, jnp.int32), zeros, zeros,
                           jnp.zeros((b, 2 * _SLOTS), jnp.float32), None, None)
 
-    def _apply(self, s: LeducState, a: jax.Array) -> tuple[LeducState, jax.Array, jax.Array]:
+    def _apply(self, s: LeducTables, a: jax.Array) -> tuple[LeducTables, jax.Array, jax.Array]:
         p, rd, mv = s.player, s.round, s.moves
         o = 1 - p
         history = s.history + jax.nn.one_hot(_SLOTS * rd + 3 * mv + a, 2 * _SLOTS, dtype=jnp.float32)
@@ -219,12 +219,12 @@ class JaxLeduc(JaxSmallGame):
         result = jnp.where(fold, folded, jnp.sign(strength[:, 0] - strength[:, 1]) * stake)
         return s, result, fold | showdown
 
-    def mask(self, s: LeducState) -> jax.Array:
+    def mask(self, s: LeducTables) -> jax.Array:
         owes = j._at(s.contributions, s.player) < j._at(s.contributions, 1 - s.player)
         can_raise = s.raises < MAX_RAISES
         return jnp.stack([owes, jnp.ones_like(owes), can_raise], axis=1).astype(jnp.int8)
 
-    def encode(self, s: LeducState) -> jax.Array:
+    def encode(self, s: LeducTables) -> jax.Array:
         p = s.player
         own = j._at(s.cards, p)
         dealt = (s.round == 1)[:, None]  # the public card is shown from round two on

@@ -1,4 +1,4 @@
-"""Hold'em (no-limit, limit, short deck) in the functional form: ``init`` / ``step`` over a ``HoldemState`` pytree.
+"""Hold'em (no-limit, limit, short deck) in the functional form: ``init`` / ``step`` over a ``HoldemTables`` pytree.
 
 ``vector.make(..., backend="jax")`` and ``vector.functional.make`` build a ``JaxHoldem`` from the same
 arguments as the numpy engine, checked by the numpy engine's own factories (``make_nolimit`` etc. below);
@@ -46,23 +46,24 @@ class JaxHoldem:
 
     # The functional contract -----------------------------------------------------------------
     @partial(jax.jit, static_argnums=(0, 2))  # one compiled program per game and table count
-    def init(self, key: jax.Array, num_envs: int) -> tuple[j.HoldemState, VectorStep]:
+    def init(self, key: jax.Array, num_envs: int) -> tuple[j.HoldemTables, VectorStep]:
         """``num_envs`` tables, buttons and cards drawn from ``key``; (state, first output)."""
         k_button, k_deal, k_state = jax.random.split(key, 3)
         buttons = jax.random.randint(k_button, (num_envs,), 0, self.num_players, dtype=jnp.int32)
         return self.start(k_state, buttons, j.deal(k_deal, num_envs, self.deck, self.deal_size))
 
-    def start(self, key: jax.Array, buttons: jax.Array, decks: jax.Array) -> tuple[j.HoldemState, VectorStep]:
-        """New hands at every table for ``buttons`` (B,) with dealing orders ``decks`` (B, 2n + 5); the state keeps ``key``."""
+    def start(self, key: jax.Array, buttons: jax.Array, decks: jax.Array) -> tuple[j.HoldemTables, VectorStep]:
+        """New hands at every table for ``buttons`` (B,) with dealing orders ``decks`` (B, ``deal_size``: hole cards x
+        seats + board, from the configuration); the state keeps ``key``."""
         buttons = jnp.asarray(buttons, jnp.int32)
         fields = {name: value[buttons] for name, value in self._start.items()}
         fields["deck"] = jnp.asarray(decks, jnp.int32)
-        state = j.HoldemState(**fields, key=key, illegal=jnp.zeros(buttons.shape[0], bool))
+        state = j.HoldemTables(**fields, key=key, illegal=jnp.zeros(buttons.shape[0], bool))
         b = buttons.shape[0]
         return state, self.observe(state, jnp.zeros((b, self.num_players), jnp.float32), jnp.zeros(b, bool))
 
-    def step(self, state: j.HoldemState, actions: jax.Array, active: jax.Array | None = None
-             ) -> tuple[j.HoldemState, VectorStep]:
+    def step(self, state: j.HoldemTables, actions: jax.Array, active: jax.Array | None = None
+             ) -> tuple[j.HoldemTables, VectorStep]:
         """One action per table for its seat to act; finished hands are paid and the next one dealt.
 
         An illegal action (out of range or masked) is played as a fold, or as the pass of a pass turn, and
@@ -85,7 +86,7 @@ class JaxHoldem:
             over = over & active
         return s, self.observe(s, rewards, over)
 
-    def observe(self, s: j.HoldemState, rewards: jax.Array, terminated: jax.Array) -> VectorStep:
+    def observe(self, s: j.HoldemTables, rewards: jax.Array, terminated: jax.Array) -> VectorStep:
         """The output of every table for its seat to act (observation, mask, seat; the public state when built
         with ``public=True``) with ``rewards``/``terminated``."""
         can, low, high, owe = j.raise_range(s, self.rules)
@@ -111,7 +112,7 @@ class JaxHoldem:
         return holdem.reset_hands(rng, self._dealer, num_envs, self.num_players, seed, last_buttons, options)
 
     # Helpers ---------------------------------------------------------------------------------
-    def _next_hands(self, s: j.HoldemState, over: jax.Array, decks: jax.Array) -> j.HoldemState:
+    def _next_hands(self, s: j.HoldemTables, over: jax.Array, decks: jax.Array) -> j.HoldemTables:
         """Start the next hand where ``over`` (button one seat on) with the dealing orders ``decks``."""
         buttons = (s.button + 1) % self.num_players
         fields = {name: _select(over, value[buttons], getattr(s, name)) for name, value in self._start.items()}

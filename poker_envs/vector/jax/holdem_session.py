@@ -1,4 +1,4 @@
-"""Hold'em sessions in the functional form: ``init`` / ``step`` over a ``SessionState`` pytree.
+"""Hold'em sessions in the functional form: ``init`` / ``step`` over a ``SessionTables`` pytree.
 
 ``vector.make(game, ..., backend="jax")`` with session arguments (``hands_per_episode``, ``rebuy``,
 ``blind_levels`` / ``hands_per_level``, ``payouts``) builds a ``JaxHoldemSession`` from the numpy session
@@ -53,13 +53,13 @@ class JaxHoldemSession:
 
     # The functional contract -----------------------------------------------------------------
     @partial(jax.jit, static_argnums=(0, 2))
-    def init(self, key: jax.Array, num_envs: int) -> tuple[js.SessionState, VectorStep]:
+    def init(self, key: jax.Array, num_envs: int) -> tuple[js.SessionTables, VectorStep]:
         """``num_envs`` tables starting sessions, first buttons and cards drawn from ``key``; (state, first output)."""
         k_button, k_deal, k_state = jax.random.split(key, 3)
         buttons = jax.random.randint(k_button, (num_envs,), 0, self.num_players, dtype=jnp.int32)
         return self.start(k_state, buttons, j.deal(k_deal, num_envs, self.deck, self.deal_size)[:, None, :])
 
-    def start(self, key: jax.Array, buttons: jax.Array, decks: jax.Array) -> tuple[js.SessionState, VectorStep]:
+    def start(self, key: jax.Array, buttons: jax.Array, decks: jax.Array) -> tuple[js.SessionTables, VectorStep]:
         """New sessions at every table with first ``buttons`` (B,); ``decks`` (B, H, k) deal each table's first
         H hands (H >= 1); later hands are dealt from ``key``, which the state keeps."""
         buttons = jnp.asarray(buttons, jnp.int32)
@@ -71,7 +71,7 @@ class JaxHoldemSession:
         seated = jnp.ones((b, n), bool)
         blinds = jnp.broadcast_to(jnp.asarray(cfg.levels[0], jnp.int32), (b, 3))
         hand = js.post_forced_bets(self.rules, buttons, stacks, seated, blinds, decks[:, 0], key)
-        s = js.SessionState(
+        s = js.SessionTables(
             hand=hand, stacks=stacks, results=zn, seated=seated, place=zn, hand_number=jnp.zeros(b, jnp.int32),
             level=jnp.zeros(b, jnp.int32), blinds=blinds, hand_start=stacks, first_button=buttons, hand_decks=decks[:, 0],
             final_places=zn, given=decks, given_hands=jnp.full(b, decks.shape[1], jnp.int32),
@@ -81,8 +81,8 @@ class JaxHoldemSession:
         z = jnp.zeros(b, bool)
         return s, self.observe(s, jnp.zeros((b, n), jnp.float32), z, z, jnp.zeros((b, n), bool))
 
-    def step(self, state: js.SessionState, actions: jax.Array, active: jax.Array | None = None
-             ) -> tuple[js.SessionState, VectorStep]:
+    def step(self, state: js.SessionTables, actions: jax.Array, active: jax.Array | None = None
+             ) -> tuple[js.SessionTables, VectorStep]:
         """One action per table for its seat to act; finished hands are paid, the sessions' bookkeeping done and
         the next hand (or session) dealt. Illegal actions and ``active`` as in ``JaxHoldem.step``."""
         rules, n, cfg = self.rules, self.num_players, self.session
@@ -115,7 +115,7 @@ class JaxHoldemSession:
             over, ended, out = over & active, ended & active, out & active[:, None]
         return new, self.observe(new, rewards, ended, over, out)
 
-    def observe(self, s: js.SessionState, rewards: jax.Array, terminated: jax.Array, hand_over: jax.Array,
+    def observe(self, s: js.SessionTables, rewards: jax.Array, terminated: jax.Array, hand_over: jax.Array,
                 eliminated: jax.Array) -> VectorStep:
         """The output of every table for its seat to act (observation, mask, seat, public state) with
         ``rewards``, ``terminated`` (sessions ended), ``hand_over`` and ``eliminated``."""
@@ -154,7 +154,7 @@ class JaxHoldemSession:
         return buttons, raw
 
 
-def encode_flat56_session(h: j.HoldemState, rules: Rules, sb: jax.Array, hand_start: jax.Array, results: jax.Array
+def encode_flat56_session(h: j.HoldemTables, rules: Rules, sb: jax.Array, hand_start: jax.Array, results: jax.Array
                           ) -> jax.Array:
     """(B, 56) float32 ``holdem_session.encode_flat56_session``: amounts in the hand's small blinds ``sb`` (B,),
     feature 0 counted from the session's start."""
@@ -166,7 +166,7 @@ def encode_flat56_session(h: j.HoldemState, rules: Rules, sb: jax.Array, hand_st
                      jnp.where(seat, jnp.iinfo(jnp.int32).min, h.bets).max(1) / sb, own | board)
 
 
-def encode_flat107_session(h: j.HoldemState, rules: Rules, sb: jax.Array) -> jax.Array:
+def encode_flat107_session(h: j.HoldemTables, rules: Rules, sb: jax.Array) -> jax.Array:
     """(B, 107) float32 ``holdem_session.encode_flat107_session``: the current bet in the hand's small blinds."""
     own, board = j.seen_cards(h, rules)
     return j._floats(h.bets.max(1) / sb, rules.n - h.folded.sum(1), h.active_at_start, board, own)

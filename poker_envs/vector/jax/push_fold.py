@@ -1,9 +1,9 @@
-"""Push-or-fold hold'em in the functional form: ``init`` / ``step`` over a ``PushFoldState`` pytree.
+"""Push-or-fold hold'em in the functional form: ``init`` / ``step`` over a ``PushFoldTables`` pytree.
 
 ``vector.make("push_fold", ..., backend="jax")`` and ``vector.functional.make`` build a ``JaxPushFold`` from
 the numpy engine's configuration (``games.push_fold.PushFoldConfig``); see ``poker_envs.vector.functional``
 for the contract. The step mirrors ``VectorPushFold.step`` with ``jnp.where`` over every table; showdowns
-use ``_showdown`` (``evaluate7``, ``settle(exact=True)`` with the rake), so rewards (big blinds, float32)
+use ``_showdown`` (``evaluate7``, ``settle_batch(exact=True)`` with the rake), so rewards (big blinds, float32)
 agree with the numpy engine's float64 ones to about 1e-6 relative. There is no button: ``start`` ignores
 the buttons it is given. Both actions are always legal; an out-of-range action is played as a fold and
 flagged in ``state.illegal``.
@@ -25,7 +25,7 @@ from poker_envs.encoders.small_games import (
 )
 from poker_envs.games.push_fold import ALL_IN, FOLD, PushFoldConfig
 from poker_envs.vector.jax import _holdem_kernels as j
-from poker_envs.vector.jax._showdown import evaluate7, settle
+from poker_envs.vector.jax._showdown import evaluate7, settle_batch
 from poker_envs.vector.base import VectorStep, check_reset_options
 from poker_envs.vector.jax.stateful import JaxVectorGame
 from poker_envs.vector.jax._small import init_without_button, start_without_button
@@ -33,10 +33,10 @@ from poker_envs.vector.push_fold import ENCODERS, NOT_ACTED, VectorPushFold, han
 from poker_envs.vector.sampling import Dealer
 
 
-class PushFoldState(NamedTuple):
+class PushFoldTables(NamedTuple):
     """B push/fold tables (the numpy engine's arrays; chips float32 big blinds) and the dealing key."""
 
-    cards: jax.Array  # (B, 2n + 5) dealing order: hole cards round from seat 0 twice, then the board
+    cards: jax.Array  # (B, deal_size) dealing order: two hole cards round from seat 0, then the five-card board
     actions: jax.Array  # (B, n) FOLD, ALL_IN or NOT_ACTED (-1) by seat
     contributions: jax.Array  # (B, n) float32 big blinds put in, antes and blinds included
     player: jax.Array  # (B,) seat to act
@@ -62,7 +62,7 @@ class JaxPushFold:
         self.max_game_length = n
         self.obs_encoder = obs_encoder
         self.deck = np.arange(NUM_CARDS)
-        self.deal_size = 2 * n + 5
+        self.deal_size = 2 * n + 5  # two hole cards a seat and a five-card board
         stacks = np.array(config.stacks, dtype=np.float64)
         self._stacks = jnp.asarray(stacks, jnp.float32)
         self._posted = jnp.asarray([float(config.ante_bb) + x for x in config.blinds()], jnp.float32)
@@ -83,16 +83,16 @@ class JaxPushFold:
 
     # The functional contract -----------------------------------------------------------------
     @partial(jax.jit, static_argnums=(0, 2))  # one compiled program per game and table count
-    def init(self, key: jax.Array, num_envs: int) -> tuple[PushFoldState, VectorStep]:
+    def init(self, key: jax.Array, num_envs: int) -> tuple[PushFoldTables, VectorStep]:
         """``num_envs`` tables dealt from ``key``; (state, first output)."""
         return init_without_button(self, key, num_envs)
 
-    def start(self, key: jax.Array, buttons: jax.Array, decks: jax.Array) -> tuple[PushFoldState, VectorStep]:
-        """New hands with dealing orders ``decks`` (B, 2n + 5); ``buttons`` is ignored (no button); keeps ``key``."""
+    def start(self, key: jax.Array, buttons: jax.Array, decks: jax.Array) -> tuple[PushFoldTables, VectorStep]:
+        """New hands with dealing orders ``decks`` (B, ``deal_size``); ``buttons`` is ignored (no button); keeps ``key``."""
         return start_without_button(self, key, decks)
 
-    def step(self, state: PushFoldState, actions: jax.Array, active: jax.Array | None = None
-             ) -> tuple[PushFoldState, VectorStep]:
+    def step(self, state: PushFoldTables, actions: jax.Array, active: jax.Array | None = None
+             ) -> tuple[PushFoldTables, VectorStep]:
         """One action per table for its seat to act; finished hands are paid (big blinds) and the next one dealt.
 
         An out-of-range action is played as a fold and flagged in ``state.illegal``. With ``active`` (B,) bool
@@ -111,7 +111,7 @@ class JaxPushFold:
         pushed = (acted == ALL_IN).any(1)
         over = (nxt >= n) | ((nxt == n - 1) & ~pushed)  # all acted, or folded round to the big blind
         s = state._replace(actions=acted, contributions=contributions, player=nxt)
-        rewards = jnp.where(over[:, None], self.results(s), 0.0).astype(jnp.float32)
+        rewards = jnp.where(over[:, None], self.settle(s), 0.0).astype(jnp.float32)
         key, sub = jax.random.split(state.key)
         fresh = self.fresh(j.deal(sub, b, self.deck, self.deal_size))
         s = _select(over, fresh, s)._replace(key=key, illegal=~legal)
@@ -121,7 +121,7 @@ class JaxPushFold:
             over = over & active
         return s, self.observe(s, rewards, over)
 
-    def results(self, s: PushFoldState) -> jax.Array:
+    def settle(self, s: PushFoldTables) -> jax.Array:
         """(B, n) big blinds won (+) or lost (-) if every table's hand ended now (as ``VectorPushFold._settle``)."""
         n = self.num_players
         live = s.actions != FOLD  # a seat that never had to act (the big blind) is live
@@ -133,11 +133,11 @@ class JaxPushFold:
         show = live.sum(1) >= 2
         strengths = jnp.where(show[:, None], evaluate7(hands, STANDARD), 0)
         button = jnp.full(s.player.shape, self._button, jnp.int32)
-        won = settle(s.contributions, ~live, strengths, button, exact=True,
+        won = settle_batch(s.contributions, ~live, strengths, button, exact=True,
                      rake=float(self.config.rake), rake_cap=self._rake_cap)
         return won - s.contributions
 
-    def observe(self, s: PushFoldState, rewards: jax.Array, terminated: jax.Array) -> VectorStep:
+    def observe(self, s: PushFoldTables, rewards: jax.Array, terminated: jax.Array) -> VectorStep:
         """The ``push_fold`` observation of every table's seat to act, all-ones masks, with ``rewards``/``terminated``."""
         n = self.num_players
         p = s.player
@@ -163,14 +163,14 @@ class JaxPushFold:
         return np.zeros(num_envs, dtype=np.int64), dealer.deal(rng, num_envs, decks)
 
     # Helpers ---------------------------------------------------------------------------------
-    def fresh(self, cards: jax.Array) -> PushFoldState:
+    def fresh(self, cards: jax.Array) -> PushFoldTables:
         """New hands with ``cards``: nobody acted, antes and blinds posted, seat 0 to act (key, illegal unset)."""
         b, n = cards.shape[0], self.num_players
-        return PushFoldState(cards, jnp.full((b, n), NOT_ACTED, jnp.int32), jnp.broadcast_to(self._posted, (b, n)),
+        return PushFoldTables(cards, jnp.full((b, n), NOT_ACTED, jnp.int32), jnp.broadcast_to(self._posted, (b, n)),
                              jnp.zeros(b, jnp.int32), None, None)
 
 
-def _select(rows: jax.Array, new: PushFoldState, old: PushFoldState) -> PushFoldState:
+def _select(rows: jax.Array, new: PushFoldTables, old: PushFoldTables) -> PushFoldTables:
     """``old`` with the table fields taken from ``new`` where ``rows`` (key and illegal kept)."""
     fields = {}
     for name in FIELDS:
