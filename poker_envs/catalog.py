@@ -39,7 +39,7 @@ class GameEntry:
     heads_up: tuple[tuple[str, Any], ...] = ()  # raw_env keywords of a heads-up match (the tournament's defaults)
     solvers: tuple[str, ...] = ()  # solver CLIs of SOLVERS that accept it as --game
     vector_factory: str = ""  # "module:function" of its batched engine (``poker_envs.vector.make``); "" for none
-    jax_factory: str = ""  # "module:function" of its JAX engine (``vector.make(..., backend="jax")``); "" for none
+    jax_factory: str = ""  # "module:function" of its JAX functional game (``vector.functional.make``); "" for none
     phh_variant: str = ""  # its code in the PHH hand-history format ("NT", "PO"); "" where the format has none
 
     @property
@@ -172,14 +172,14 @@ GAMES: tuple[GameEntry, ...] = (
         pettingzoo_id="poker_envs/leduc_holdem-v0", gymnasium_id="poker_envs/LeducHoldem-v0",
         rules=leduc, encoders=("default", "infostate", "rank_chips"), players=(2, 2), solvers=("cfr",),
         vector_factory="poker_envs.vector.leduc:make_leduc",
-        jax_factory="poker_envs.vector.jax._small:make_leduc",
+        jax_factory="poker_envs.vector.jax.leduc:make_leduc",
     ),
     GameEntry(
         key="kuhn", title="Kuhn poker", env_module="kuhn_poker_v0",
         pettingzoo_id="poker_envs/kuhn_poker-v0", gymnasium_id="poker_envs/KuhnPoker-v0",
         rules=kuhn, encoders=("default", "infostate"), players=(2, 2), solvers=("cfr",),
         vector_factory="poker_envs.vector.kuhn:make_kuhn",
-        jax_factory="poker_envs.vector.jax._small:make_kuhn",
+        jax_factory="poker_envs.vector.jax.kuhn:make_kuhn",
     ),
     GameEntry(
         key="threshold", title="The threshold game", env_module="threshold_v0",

@@ -19,6 +19,7 @@ import numpy as np
 
 from poker_envs.vector.holdem import Rules
 from poker_envs.vector.jax import _holdem_kernels as j
+from poker_envs.vector.jax.base import select
 
 
 class SessionTables(NamedTuple):
@@ -155,11 +156,6 @@ def finishing_places(stacks: jax.Array, seated: jax.Array, place: jax.Array) -> 
     return jnp.where(seated, 1 + above, place)
 
 
-def _pick(rows: jax.Array, new: jax.Array, old: jax.Array) -> jax.Array:
-    """``new`` where ``rows`` (B,) else ``old``."""
-    return jnp.where(rows.reshape(rows.shape + (1,) * (new.ndim - 1)), new, old)
-
-
 class Session(NamedTuple):
     """What the session functions need of a ``VectorHoldemSession``'s configuration (static numbers)."""
 
@@ -198,8 +194,7 @@ def start_hands(s: SessionTables, rules: Rules, cfg: Session, rows: jax.Array, r
     start = post_forced_bets(rules, button, s.stacks, s.seated, blinds, seat_deck(raw, button, s.seated, cfg.hole),
                              s.hand.key)
     start = decide_by_forced_bets(start, rules, s.seated)
-    hand = jax.tree_util.tree_map(lambda new, old: _pick(rows, new, old), start, s.hand)
-    hand = hand._replace(key=s.hand.key, illegal=s.hand.illegal)
+    hand = select(rows, start, s.hand)  # the key and the illegal flags stay the table's
     return s._replace(hand=hand, level=level, blinds=blinds, hand_start=jnp.where(rows[:, None], s.stacks, s.hand_start),
                       hand_decks=raw)
 

@@ -46,6 +46,7 @@ import jax
 import jax.numpy as jnp
 from jax.experimental import checkify
 
+from poker_envs.vector import functional_game
 from poker_envs.vector.base import VectorStep
 
 jax.tree_util.register_pytree_node(
@@ -71,9 +72,7 @@ class FunctionalGame(Protocol):
 
 def make(game: str, **config: Any) -> FunctionalGame:
     """The functional form of a batched game (names and ``config`` as ``poker_envs.vector.make``)."""
-    from poker_envs.vector import make as make_vector  # the one place that checks names and configuration
-
-    return make_vector(game, num_envs=1, backend="jax", **config).game
+    return functional_game(game, **config)  # the one table of names: the catalog's jax_factory
 
 
 def random_actions(key: jax.Array, mask: jax.Array) -> jax.Array:

@@ -1,8 +1,9 @@
 """Hold'em (no-limit, limit, short deck) in the functional form: ``init`` / ``step`` over a ``HoldemTables`` pytree.
 
-``vector.make(..., backend="jax")`` and ``vector.functional.make`` build a ``JaxHoldem`` from the same
-arguments as the numpy engine, checked by the numpy engine's own factories (``make_nolimit`` etc. below);
-see ``poker_envs.vector.functional`` for the contract.
+``functional.make(game, **config)`` builds a ``JaxHoldem`` (or, with session arguments, a ``JaxHoldemSession``)
+from the same arguments as the numpy engine, checked by the numpy engine's own factories (``make_nolimit`` etc.
+below); ``vector.make(..., backend="jax")`` wraps it in the stateful engine (``stateful.JaxVectorGame``). See
+``poker_envs.vector.functional`` for the contract.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from poker_envs.vector.jax import _holdem_kernels as j
 from poker_envs.vector.jax._holdem_cnn import encode_poker_cnn
 from poker_envs.vector import holdem, holdem_games
 from poker_envs.vector.base import VectorStep
-from poker_envs.vector.jax.stateful import JaxVectorGame
+from poker_envs.vector.jax.base import end_step, select
 from poker_envs.vector.jax.holdem_session import JaxHoldemSession
 from poker_envs.vector.sampling import Dealer
 
@@ -77,13 +78,8 @@ class JaxHoldem:
         key, sub = jax.random.split(s.key)
         won, decks = j.showdowns(s, rules, over, sub, self.deck, self._capacity(b))
         rewards = won.astype(jnp.float32) * jnp.float32(self._scale)
-        s = self._next_hands(s._replace(key=key), over, decks)
-        s = s._replace(illegal=~legal)
-        if active is not None:
-            kept = {name: _select(active, getattr(s, name), getattr(state, name)) for name in j.FIELDS}
-            s = s._replace(**kept, illegal=s.illegal & active)
-            rewards = jnp.where(active[:, None], rewards, 0.0)
-            over = over & active
+        s = self._next_hands(s, over, decks)  # auto-reset
+        s, rewards, over, _ = end_step(state, s, key, legal, rewards, over, active)
         return s, self.observe(s, rewards, over)
 
     def observe(self, s: j.HoldemTables, rewards: jax.Array, terminated: jax.Array) -> VectorStep:
@@ -115,10 +111,8 @@ class JaxHoldem:
     def _next_hands(self, s: j.HoldemTables, over: jax.Array, decks: jax.Array) -> j.HoldemTables:
         """Start the next hand where ``over`` (button one seat on) with the dealing orders ``decks``."""
         buttons = (s.button + 1) % self.num_players
-        fields = {name: _select(over, value[buttons], getattr(s, name)) for name, value in self._start.items()}
-        fields["button"] = jnp.where(over, buttons, s.button)
-        fields["deck"] = decks
-        return s._replace(**fields)
+        fresh = s._replace(**{name: value[buttons] for name, value in self._start.items()})  # button included
+        return select(over, fresh, s)._replace(deck=decks)
 
     def _capacity(self, num_envs: int) -> int:
         """Rows a step settles and deals at most before it does every table. Multi-way hands last ten or more
@@ -127,39 +121,34 @@ class JaxHoldem:
         return num_envs if self.num_players == 2 else max(1, num_envs // 4)
 
 
-def _select(rows: jax.Array, new: jax.Array, old: jax.Array) -> jax.Array:
-    """``new`` where ``rows`` (B,) else ``old`` (arrays whose first axis is the table)."""
-    return jnp.where(rows.reshape(rows.shape + (1,) * (new.ndim - 1)), new, old)
-
-
-def from_numpy(engine: holdem.VectorHoldem, num_envs: int, seed: int | None, shard: bool | None) -> JaxVectorGame:
-    """The JAX engine of a numpy engine's configuration (rules, reward unit, encoder) with ``num_envs`` tables;
-    a numpy session engine (``VectorHoldemSession``) gives the JAX session engine (``holdem_session``)."""
+def from_numpy(engine: holdem.VectorHoldem) -> JaxHoldem | JaxHoldemSession:
+    """The functional game of a numpy engine's configuration (rules, reward unit, encoder); a numpy session engine
+    (``VectorHoldemSession``) gives the JAX session engine (``holdem_session.JaxHoldemSession``)."""
     if getattr(engine, "session_config", None) is not None:
-        return JaxVectorGame(JaxHoldemSession(engine), num_envs, seed, shard=shard is not False)
-    return JaxVectorGame(JaxHoldem(engine), num_envs, seed, shard=shard is not False)
+        return JaxHoldemSession(engine)
+    return JaxHoldem(engine)
 
 
-def make_nolimit(num_envs: int, seed: int | None = None, *, shard: bool | None = None, **config: Any) -> JaxVectorGame:
-    """``vector.make("nolimit_holdem", ..., backend="jax")``: ``config`` as ``vector.holdem_games.make_nolimit``."""
-    return from_numpy(holdem_games.make_nolimit(1, **config), num_envs, seed, shard)
+def make_nolimit(**config: Any) -> JaxHoldem | JaxHoldemSession:
+    """Functional no-limit hold'em: ``config`` as ``vector.holdem_games.make_nolimit`` (checked there)."""
+    return from_numpy(holdem_games.make_nolimit(1, **config))
 
 
-def make_limit(num_envs: int, seed: int | None = None, *, shard: bool | None = None, **config: Any) -> JaxVectorGame:
-    """``vector.make("limit_holdem", ..., backend="jax")``: ``config`` as ``vector.holdem_games.make_limit``."""
-    return from_numpy(holdem_games.make_limit(1, **config), num_envs, seed, shard)
+def make_limit(**config: Any) -> JaxHoldem | JaxHoldemSession:
+    """Functional limit hold'em: ``config`` as ``vector.holdem_games.make_limit`` (checked there)."""
+    return from_numpy(holdem_games.make_limit(1, **config))
 
 
-def make_shortdeck(num_envs: int, seed: int | None = None, *, shard: bool | None = None, **config: Any) -> JaxVectorGame:
-    """``vector.make("shortdeck_holdem", ..., backend="jax")``: ``config`` as ``vector.holdem_games.make_shortdeck``."""
-    return from_numpy(holdem_games.make_shortdeck(1, **config), num_envs, seed, shard)
+def make_shortdeck(**config: Any) -> JaxHoldem | JaxHoldemSession:
+    """Functional short-deck hold'em: ``config`` as ``vector.holdem_games.make_shortdeck`` (checked there)."""
+    return from_numpy(holdem_games.make_shortdeck(1, **config))
 
 
-def make_potlimit(num_envs: int, seed: int | None = None, *, shard: bool | None = None, **config: Any) -> JaxVectorGame:
-    """``vector.make("potlimit_holdem", ..., backend="jax")``: ``config`` as ``vector.holdem_games.make_potlimit``."""
-    return from_numpy(holdem_games.make_potlimit(1, **config), num_envs, seed, shard)
+def make_potlimit(**config: Any) -> JaxHoldem | JaxHoldemSession:
+    """Functional pot-limit hold'em: ``config`` as ``vector.holdem_games.make_potlimit`` (checked there)."""
+    return from_numpy(holdem_games.make_potlimit(1, **config))
 
 
-def make_omaha(num_envs: int, seed: int | None = None, *, shard: bool | None = None, **config: Any) -> JaxVectorGame:
-    """``vector.make("omaha", ..., backend="jax")``: ``config`` as ``vector.holdem_games.make_omaha``."""
-    return from_numpy(holdem_games.make_omaha(1, **config), num_envs, seed, shard)
+def make_omaha(**config: Any) -> JaxHoldem | JaxHoldemSession:
+    """Functional pot-limit Omaha: ``config`` as ``vector.holdem_games.make_omaha`` (checked there)."""
+    return from_numpy(holdem_games.make_omaha(1, **config))

@@ -1,7 +1,7 @@
 """Hold'em sessions in the functional form: ``init`` / ``step`` over a ``SessionTables`` pytree.
 
-``vector.make(game, ..., backend="jax")`` with session arguments (``hands_per_episode``, ``rebuy``,
-``blind_levels`` / ``hands_per_level``, ``payouts``) builds a ``JaxHoldemSession`` from the numpy session
+``functional.make(game, ...)`` (and ``vector.make(game, ..., backend="jax")``, which wraps it) with session
+arguments (``hands_per_episode``, ``rebuy``, ``blind_levels`` / ``hands_per_level``, ``payouts``) builds a ``JaxHoldemSession`` from the numpy session
 engine of the same arguments (``VectorHoldemSession``, which checks them) and plays the same sessions: the same
 outputs (``VectorStep`` with ``public``, ``hand_over`` and ``eliminated``) and rewards for the same decks,
 buttons and actions, ICM included (computed on the device, ``_holdem_session_kernels.icm``). The functions are in
@@ -20,6 +20,7 @@ import numpy as np
 from poker_envs.vector.holdem import Rules
 from poker_envs.vector.jax import _holdem_kernels as j
 from poker_envs.vector.jax import _holdem_session_kernels as js
+from poker_envs.vector.jax.base import end_step
 from poker_envs.vector.base import VectorStep
 from poker_envs.vector.holdem import reset_hands
 from poker_envs.vector.holdem_session import VectorHoldemSession, deal_shape
@@ -106,13 +107,8 @@ class JaxHoldemSession:
         won, fresh = js.showdowns(s, rules, over, sub, self.deck, capacity)
         new = state._replace(hand=s._replace(key=key))
         new, rewards, out, ended = js.between_hands(new, cfg, over, won)
-        new = js.start_hands(new, rules, cfg, over, fresh)
-        new = new._replace(hand=new.hand._replace(illegal=~legal))
-        if active is not None:
-            kept = jax.tree_util.tree_map(lambda a, c: js._pick(active, a, c), new, state)
-            new = kept._replace(hand=kept.hand._replace(key=key, illegal=~legal & active))
-            rewards = jnp.where(active[:, None], rewards, 0.0)
-            over, ended, out = over & active, ended & active, out & active[:, None]
+        new = js.start_hands(new, rules, cfg, over, fresh)  # auto-reset: the next hand, or the next session
+        new, rewards, ended, (over, out) = end_step(state, new, key, legal, rewards, ended, active, over, out)
         return new, self.observe(new, rewards, ended, over, out)
 
     def observe(self, s: js.SessionTables, rewards: jax.Array, terminated: jax.Array, hand_over: jax.Array,

@@ -1,10 +1,11 @@
 """Push-or-fold hold'em in the functional form: ``init`` / ``step`` over a ``PushFoldTables`` pytree.
 
-``vector.make("push_fold", ..., backend="jax")`` and ``vector.functional.make`` build a ``JaxPushFold`` from
-the numpy engine's configuration (``games.push_fold.PushFoldConfig``); see ``poker_envs.vector.functional``
-for the contract. The step mirrors ``VectorPushFold.step`` with ``jnp.where`` over every table; showdowns
-use ``_showdown`` (``evaluate7``, ``settle_batch(exact=True)`` with the rake), so rewards (big blinds, float32)
-agree with the numpy engine's float64 ones to about 1e-6 relative. There is no button: ``start`` ignores
+``functional.make("push_fold", **config)`` builds a ``JaxPushFold`` (``make_push_fold``) from the numpy
+engine's configuration (``games.push_fold.PushFoldConfig``); ``vector.make(..., backend="jax")`` wraps it in
+the stateful engine; see ``poker_envs.vector.functional`` for the contract. The step mirrors
+``VectorPushFold.step`` with ``jnp.where`` over every table; showdowns use ``_showdown`` (``evaluate7``,
+``settle_batch(exact=True)`` with the rake), so rewards (big blinds, float32) agree with the numpy engine's
+float64 ones to about 1e-6 relative. There is no button: ``start`` ignores
 the buttons it is given. Both actions are always legal; an out-of-range action is played as a fold and
 flagged in ``state.illegal``.
 """
@@ -27,8 +28,7 @@ from poker_envs.games.push_fold import ALL_IN, FOLD, PushFoldConfig
 from poker_envs.vector.jax import _holdem_kernels as j
 from poker_envs.vector.jax._showdown import evaluate7, settle_batch
 from poker_envs.vector.base import VectorStep, check_reset_options
-from poker_envs.vector.jax.stateful import JaxVectorGame
-from poker_envs.vector.jax._small import init_without_button, start_without_button
+from poker_envs.vector.jax.base import end_step, init_without_button, select, start_without_button
 from poker_envs.vector.push_fold import ENCODERS, NOT_ACTED, VectorPushFold, hand_classes, make_push_fold as make_numpy
 from poker_envs.vector.sampling import Dealer
 
@@ -43,8 +43,6 @@ class PushFoldTables(NamedTuple):
     key: jax.Array  # PRNG key of the next deals
     illegal: jax.Array  # (B,) bool the last step's action at that table was out of range (played as a fold)
 
-
-FIELDS = ("cards", "actions", "contributions", "player")
 
 
 class JaxPushFold:
@@ -113,12 +111,8 @@ class JaxPushFold:
         s = state._replace(actions=acted, contributions=contributions, player=nxt)
         rewards = jnp.where(over[:, None], self.settle(s), 0.0).astype(jnp.float32)
         key, sub = jax.random.split(state.key)
-        fresh = self.fresh(j.deal(sub, b, self.deck, self.deal_size))
-        s = _select(over, fresh, s)._replace(key=key, illegal=~legal)
-        if active is not None:
-            s = _select(active, s, state)._replace(key=s.key, illegal=s.illegal & active)
-            rewards = jnp.where(active[:, None], rewards, 0.0)
-            over = over & active
+        s = select(over, self.fresh(j.deal(sub, b, self.deck, self.deal_size)), s)  # auto-reset
+        s, rewards, over, _ = end_step(state, s, key, legal, rewards, over, active)
         return s, self.observe(s, rewards, over)
 
     def settle(self, s: PushFoldTables) -> jax.Array:
@@ -170,16 +164,7 @@ class JaxPushFold:
                              jnp.zeros(b, jnp.int32), None, None)
 
 
-def _select(rows: jax.Array, new: PushFoldTables, old: PushFoldTables) -> PushFoldTables:
-    """``old`` with the table fields taken from ``new`` where ``rows`` (key and illegal kept)."""
-    fields = {}
-    for name in FIELDS:
-        a, b = getattr(new, name), getattr(old, name)
-        fields[name] = jnp.where(rows.reshape(rows.shape + (1,) * (b.ndim - 1)), a, b)
-    return old._replace(**fields)
-
-
-def make_push_fold(num_envs: int, seed: int | None = None, *, shard: bool | None = None, **config: Any) -> JaxVectorGame:
-    """``vector.make("push_fold", ..., backend="jax")``: ``config`` as ``vector.push_fold.make_push_fold`` (checked there)."""
+def make_push_fold(**config: Any) -> JaxPushFold:
+    """The functional push/fold game: ``config`` as ``vector.push_fold.make_push_fold`` (checked there)."""
     engine: VectorPushFold = make_numpy(1, **config)
-    return JaxVectorGame(JaxPushFold(engine.config, engine.obs_encoder), num_envs, seed, shard=shard is not False)
+    return JaxPushFold(engine.config, engine.obs_encoder)

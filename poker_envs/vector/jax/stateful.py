@@ -1,4 +1,5 @@
-"""``vector.make(..., backend="jax")``: the batched engine's contract (``base.VectorGame``) over a functional game.
+"""``vector.make(..., backend="jax")``: the batched engine's contract (``vector.base.VectorGame``) around a functional
+game (built first, by ``functional.make``; kept as ``.game``).
 
 It keeps one state pytree, steps it with the game's jitted ``step`` and checks every call on the host as the
 numpy engine does (the same errors for bad actions, ``active`` and reset options). ``reset`` draws the
