@@ -12,7 +12,9 @@ import os
 import subprocess
 import sys
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import jax
@@ -22,6 +24,11 @@ import pytest
 from jax.experimental import checkify
 
 from poker_envs import nolimit_holdem_v0, vector
+from poker_envs.encoders.holdem_default import HoldemDefaultEncoder
+from poker_envs.games.holdem import HoldemConfig, HoldemGame
+from poker_envs.vector.holdem import VectorHoldem
+from poker_envs.vector.jax.holdem import from_numpy
+from poker_envs.vector.jax.stateful import JaxVectorGame
 from poker_envs.vector.jax import _holdem_kernels as j
 from poker_envs.vector import functional
 from poker_envs.vector.base import VectorStep
@@ -189,6 +196,33 @@ def test_auto_reset_hands_match_the_rules_core(game: str, betting: str, encoder:
     cfg = random_config(rng, betting)
     cfg["small_blind"] = max(cfg["small_blind"], 1)
     assert replay_all(game, cfg, 64, 3, 4, Counter(), encoder=encoder) == 256
+
+
+def test_pooled_odd_chips_match_numpy_and_the_rules_core() -> None:
+    """``odd_chips="pooled"`` (pokerkit's rule: hands that win no pot mucked, the pots pooled, the odd chips of a
+    split to the first winner clockwise) in the JAX engine's settlement: 800 five-handed first hands with uneven
+    stacks and antes equal the numpy engine's (actions, masks, rewards) and replay in the rules core; split pots
+    with odd chips are counted (about 40 expected, at least 20 required), and so are the hands the per-pot rule
+    (``"per_pot"``, the numpy engine on the same deals and actions) would pay differently (at least 3)."""
+    config = HoldemConfig(num_players=5, ante=1, starting_stacks=(13, 40, 7, 25, 60), odd_chips="pooled")
+    game = HoldemGame(config)
+    env = SimpleNamespace(game=game, encoder=HoldemDefaultEncoder(game))
+    tables, seed = 800, 5
+    jax_engine = HostView(JaxVectorGame(from_numpy(VectorHoldem(1, config)), tables, seed=seed))
+    played = play(jax_engine, tables, seed, 1, raise_weight=6.0)
+    numpy_played = play(VectorHoldem(tables, config, seed=seed), tables, seed, 1, raise_weight=6.0)
+    per_pot = play(VectorHoldem(tables, replace(config, odd_chips="per_pot"), seed=seed), tables, seed, 1, raise_weight=6.0)
+    seen: Counter = Counter()
+    for [hand], [twin], [other] in zip(played, numpy_played, per_pot):
+        button, deck, decisions, rewards = hand
+        assert (button, deck) == (twin[0], twin[1]) == (other[0], other[1])
+        assert [(p, a) for p, _, _, a in decisions] == [(p, a) for p, _, _, a in twin[2]] == [(p, a) for p, _, _, a in other[2]]
+        for (_, mask, _, _), (_, want, _, _) in zip(decisions, twin[2]):
+            np.testing.assert_array_equal(mask, want)
+        np.testing.assert_allclose(rewards, twin[3], rtol=TOL, atol=TOL)
+        replay_core(env, button, deck, decisions, rewards, 1 / config.big_blind, seen, atol=TOL)
+        seen["per-pot pays otherwise"] += not np.allclose(rewards, other[3], rtol=TOL, atol=TOL)
+    assert seen["odd chip"] >= 20 and seen["per-pot pays otherwise"] >= 3, seen
 
 
 def test_same_seed_deals_the_numpy_engines_first_hands() -> None:

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from poker_envs.vector.base import VectorStep, check_actions, check_active, check_reset_options
+from poker_envs.vector.base import VectorStep, check_reset_options, step_rows
 from poker_envs.vector.sampling import check_decks, deal_cards
 
 Rows = slice | np.ndarray
@@ -74,13 +74,8 @@ class SmallVectorGame:
         """One action per table for its seat to act (only the ``active`` tables advance when given)."""
         if not self._started:
             raise RuntimeError("call reset() before step()")
-        if active is None:
-            acts = check_actions(actions, self._mask, self.player)
-            rows: Rows = slice(None)
-        else:
-            active = check_active(active, self.num_envs)
-            acts = check_actions(actions, self._mask, self.player, active=active)
-            rows = np.flatnonzero(active)
+        acts, picked = step_rows(actions, self._mask, self.player, active, self.num_envs)
+        rows: Rows = slice(None) if picked is None else picked
         result, ended = self._apply(rows, acts[rows])
         rewards = np.zeros((self.num_envs, 2), dtype=np.float32)
         terminated = np.zeros(self.num_envs, dtype=bool)

@@ -120,3 +120,29 @@ def check_actions(
             f"actions[{t}] = {int(arr[t])} is illegal for seat {int(current_player[t])} at table {t}; legal ids: {legal}"
         )
     return arr
+
+
+def step_rows(
+    actions: Any, mask: np.ndarray, current_player: np.ndarray, active: Any, num_envs: int
+) -> tuple[np.ndarray, np.ndarray | None]:
+    """The start of every numpy engine's ``step``: the checked actions (int64, one per table) and the tables the
+    step advances, None for every table (``active`` None or all set) or else the indices of the ``active`` ones.
+    Errors as ``check_active`` and ``check_actions`` give them (the JAX twin: ``vector.jax.base.end_step``)."""
+    if active is None:
+        return check_actions(actions, mask, current_player), None
+    flags = check_active(active, num_envs)
+    acts = check_actions(actions, mask, current_player, active=flags)
+    return acts, None if flags.all() else np.flatnonzero(flags)
+
+
+def spread(rows: np.ndarray | None, num_envs: int, *parts: np.ndarray) -> tuple[np.ndarray, ...]:
+    """The end of a step over some tables: each part (R, ...) of the tables ``rows`` as a (num_envs, ...) array,
+    zero (False) at the tables the step left alone (``active``: no rewards, no episode end); ``rows`` None: as is."""
+    if rows is None:
+        return parts
+    full = []
+    for part in parts:
+        out = np.zeros((num_envs, *part.shape[1:]), dtype=part.dtype)
+        out[rows] = part
+        full.append(out)
+    return tuple(full)

@@ -20,11 +20,11 @@ from poker_envs.encoders.poker_cnn import HISTORY
 from poker_envs.encoders.public import public_size
 from poker_envs.games.holdem import HoldemConfig, HoldemGame
 from poker_envs.vector import _holdem_kernels as k
-from poker_envs.vector._holdem_kernels import Rules, hand_starts  # public here: the JAX twin (vector.jax) reads them
+from poker_envs.vector._holdem_kernels import Rules, hand_starts  # noqa: F401  (public here: the JAX twin reads them)
 from poker_envs.vector._holdem_cnn import SHAPE as CNN_SHAPE, encode_poker_cnn
 from poker_envs.vector._holdem_encode import default_size, encode_default, encode_flat56, encode_flat107
 from poker_envs.vector._holdem_public import encode_public_batch
-from poker_envs.vector.base import VectorStep, check_actions, check_active, check_reset_options
+from poker_envs.vector.base import VectorStep, check_reset_options, spread, step_rows
 from poker_envs.vector.sampling import Dealer
 
 ENCODERS = ("default", "flat56", "flat107", "poker_cnn")  # the batched forms of these single-table encoders
@@ -109,23 +109,13 @@ class VectorHoldem:
         With ``active`` (num_envs,) bool only those tables advance (``base.py``'s optional extension): the
         kernels run on a copy of their rows, which is written back; the others keep state and outputs.
         """
-        if active is None:
-            acts = check_actions(actions, self._mask, self.tables.player)
+        acts, rows = step_rows(actions, self._mask, self.tables.player, active, self.num_envs)
+        if rows is None:
             rewards, terminated = self._advance(self.tables, acts, self._targets)
             return self._observe(rewards, terminated)
-        active = check_active(active, self.num_envs)
-        acts = check_actions(actions, self._mask, self.tables.player, active=active)
-        if active.all():
-            rewards, terminated = self._advance(self.tables, acts, self._targets)
-            return self._observe(rewards, terminated)
-        rows = np.flatnonzero(active)
         part = self.tables.take(rows)
-        part_rewards, part_terminated = self._advance(part, acts[rows], self._targets[rows])
+        rewards, terminated = spread(rows, self.num_envs, *self._advance(part, acts[rows], self._targets[rows]))
         self.tables.put(rows, part)
-        rewards = np.zeros((self.num_envs, self.num_players))
-        terminated = np.zeros(self.num_envs, dtype=bool)
-        rewards[rows] = part_rewards
-        terminated[rows] = part_terminated
         return self._observe(rewards, terminated, rows, part)
 
     # Helpers -----------------------------------------------------------------------------------

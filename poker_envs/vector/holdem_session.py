@@ -29,7 +29,7 @@ from poker_envs.session import SessionConfig, icm
 from poker_envs.vector import _holdem_kernels as k
 from poker_envs.vector._holdem_encode import encode_default
 from poker_envs.vector._holdem_public import encode_public_batch
-from poker_envs.vector.base import VectorStep, check_actions, check_active
+from poker_envs.vector.base import VectorStep, spread, step_rows
 from poker_envs.vector import holdem
 from poker_envs.vector.holdem import VectorHoldem, reset_hands
 from poker_envs.encoders import flat56, flat107
@@ -167,20 +167,14 @@ class VectorHoldemSession(VectorHoldem):
 
     def step(self, actions: np.ndarray, active: np.ndarray | None = None) -> VectorStep:
         """One action per table for its seat to act (``active`` as in ``VectorHoldem.step``)."""
-        if active is not None:
-            active = check_active(active, self.num_envs)
-        acts = check_actions(actions, self._mask, self.tables.player, active=active)
-        if active is None or active.all():
+        acts, rows = step_rows(actions, self._mask, self.tables.player, active, self.num_envs)
+        if rows is None:
             rewards, terminated, hand_over, out = self._advance_rows(self.tables, np.arange(self.num_envs), acts, self._targets)
             return self._observe(rewards, terminated, None, None, hand_over, out)
-        rows = np.flatnonzero(active)
         part = self.tables.take(rows)
-        r, te, ho, el = self._advance_rows(part, rows, acts[rows], self._targets[rows])
+        rewards, terminated, hand_over, out = spread(
+            rows, self.num_envs, *self._advance_rows(part, rows, acts[rows], self._targets[rows]))
         self.tables.put(rows, part)
-        b, n = self.num_envs, self.num_players
-        rewards, terminated = np.zeros((b, n)), np.zeros(b, dtype=bool)
-        hand_over, out = np.zeros(b, dtype=bool), np.zeros((b, n), dtype=bool)
-        rewards[rows], terminated[rows], hand_over[rows], out[rows] = r, te, ho, el
         return self._observe(rewards, terminated, rows, part, hand_over, out)
 
     def finishing_places(self, rows: np.ndarray | None = None) -> np.ndarray:

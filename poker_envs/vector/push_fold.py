@@ -21,7 +21,7 @@ from poker_envs.encoders.small_games import (
     PF_ACTS, PF_ANTE, PF_CLASS, PF_MAX_PLAYERS, PF_NUM, PF_OWN, PF_POS, PF_POT, PF_STACKS, PUSH_FOLD_SIZE,
 )
 from poker_envs.games.push_fold import ALL_IN, FOLD, PushFoldConfig
-from poker_envs.vector.base import VectorStep, check_actions, check_active, check_reset_options
+from poker_envs.vector.base import VectorStep, check_reset_options, step_rows
 from poker_envs.vector.sampling import Dealer
 
 ENCODERS = ("default", "push_fold")  # one encoder under two names, as in the AEC env
@@ -97,13 +97,8 @@ class VectorPushFold:
         """One action per table for its seat to act (only the ``active`` tables advance when given)."""
         if not self._started:
             raise RuntimeError("call reset() before step()")
-        if active is None:
-            acts = check_actions(actions, self._mask, self.player)
-            rows = np.arange(self.num_envs)
-        else:
-            active = check_active(active, self.num_envs)
-            acts = check_actions(actions, self._mask, self.player, active=active)
-            rows = np.flatnonzero(active)
+        acts, picked = step_rows(actions, self._mask, self.player, active, self.num_envs)
+        rows = np.arange(self.num_envs) if picked is None else picked
         n = self.num_players
         p = self.player[rows]
         a = acts[rows]
