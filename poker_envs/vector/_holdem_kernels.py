@@ -19,7 +19,7 @@ from poker_envs.core.hand_rules import evaluate_hands
 from poker_envs.core.ranking import HandRanking
 from poker_envs.games.holdem import HoldemGame
 from poker_envs.core.settlement import settle_batch
-from poker_envs.vector._holdem_reads import able_to_bet, action_mask, first_in_order, needs_to_act, raise_range
+from poker_envs.vector.holdem_reads import able_to_bet, action_mask, first_in_order, needs_to_act, raise_range
 
 
 @dataclass(frozen=True)

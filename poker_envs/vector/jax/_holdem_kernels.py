@@ -3,7 +3,9 @@
 Each function here mirrors the numpy kernel of the same name, with masks where the numpy one selects rows
 (``jnp.where`` over every table instead of writes to ``rows``), so one jitted ``step`` advances every table
 the same way: apply the actions, find the next seat, close streets, settle finished hands, deal new ones.
-The differential tests bind every function to the numpy engine, and through it to the rules core. Values
+The kernels that only read tables (raise range, action mask, who acts next) are not here: both engines
+call the one copy in ``vector.holdem_reads``. The differential tests bind every function to the numpy engine,
+and through it to the rules core. Values
 that the numpy engine computes once per button (the hand's start after the forced bets) are computed by
 the numpy kernels themselves on the host and gathered here by button.
 """
@@ -16,9 +18,9 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from poker_envs.core.sizing import pot_share
 from poker_envs.encoders import holdem_default
 from poker_envs.vector.holdem import Rules, hand_starts
+from poker_envs.vector.holdem_reads import able_to_bet, action_mask, first_in_order, needs_to_act, raise_range
 from poker_envs.vector.jax._showdown import evaluate_hands, settle_batch
 
 
@@ -115,79 +117,6 @@ def _deal_swaps(picks: jax.Array, m: int) -> jax.Array:
 def _at(x: jax.Array, p: jax.Array) -> jax.Array:
     """``x[b, p[b]]`` for every row b."""
     return jnp.take_along_axis(x, p[:, None], axis=1)[:, 0]
-
-
-def needs_to_act(stacks: jax.Array, bets: jax.Array, folded: jax.Array, acted: jax.Array, max_bet: jax.Array) -> jax.Array:
-    live = ~folded & (stacks > 0)
-    others = (live.sum(1, keepdims=True) - live) > 0
-    return live & ((bets < max_bet[:, None]) | (~acted & others))
-
-
-def able_to_bet(stacks: jax.Array, folded: jax.Array) -> jax.Array:
-    return (~folded & (stacks > 0)).sum(1)
-
-
-def first_in_order(flags: jax.Array, start: jax.Array) -> jax.Array:
-    """(B,) the first seat with ``flags`` going round from ``start``; -1 where none."""
-    n = flags.shape[1]
-    order = (start[:, None] + jnp.arange(n)) % n
-    hit = jnp.take_along_axis(flags, order, axis=1)
-    j = jnp.argmax(hit, axis=1)
-    return jnp.where(hit.any(1), _at(order, j), -1)
-
-
-def raise_range(s: HoldemTables, rules: Rules) -> tuple[jax.Array, jax.Array, jax.Array, jax.Array]:
-    """(can raise, min raise-to, max raise-to, chips owed) of each table's seat to act."""
-    p = s.player
-    stack, bet = _at(s.stacks, p), _at(s.bets, p)
-    owe = s.max_bet - bet
-    can = stack > owe
-    acted = _at(s.acted, p)
-    if rules.limit:
-        capped = s.num_raises >= rules.max_raises
-        if not rules.headsup_cap:
-            capped &= s.capped | (able_to_bet(s.stacks, s.folded) > 2)
-        can &= ~capped & ~(acted & (2 * owe < s.full_raise))
-    else:
-        can &= ~(acted & (owe < s.full_raise))
-    reach = ~s.folded & ((s.bets + s.stacks) > s.max_bet[:, None])
-    can &= (reach.sum(1) - _at(reach, p)) > 0
-    all_in = bet + stack
-    if rules.limit:
-        low = jnp.minimum(s.level + s.full_raise, all_in)
-        high = low
-    else:
-        low = jnp.minimum(s.max_bet + s.full_raise, all_in)
-        high = all_in
-        if rules.pot_limit:  # the call plus the pot after the call
-            high = jnp.minimum(all_in, jnp.maximum(low, 2 * s.max_bet - bet + s.contributed.sum(1)))
-    return can & ~s.passing, low, high, owe
-
-
-def action_mask(s: HoldemTables, rules: Rules, can: jax.Array, low: jax.Array, high: jax.Array, owe: jax.Array
-                ) -> tuple[jax.Array, jax.Array]:
-    """(mask (B, A) int8, raise-to of every raise id (B, A - 2) int32); a pass turn allows only id 1."""
-    b = can.shape[0]
-    fold = ((owe > 0) | rules.allow_fold_when_check) & ~s.passing
-    head = jnp.stack([fold, jnp.ones(b, bool)], axis=1)
-    if rules.limit:
-        legal = can[:, None]
-        targets = low[:, None]
-    elif rules.chips:
-        ids = jnp.arange(2, rules.num_actions, dtype=jnp.int32)
-        legal = can[:, None] & (ids >= low[:, None] + 1) & (ids <= high[:, None] + 1)
-        targets = jnp.broadcast_to(ids - 1, (b, ids.shape[0]))
-    else:
-        num = jnp.asarray(rules.numerators, dtype=jnp.int32)
-        den = jnp.asarray(rules.denominators, dtype=jnp.int32)
-        pot_after_call = s.contributed.sum(1) + owe
-        raw = s.max_bet[:, None] + pot_share(pot_after_call[:, None], num, den)
-        to = jnp.maximum(low[:, None], raw)
-        legal = can[:, None] & (to < high[:, None])
-        legal = legal.at[:, 1:].set(legal[:, 1:] & (to[:, 1:] != to[:, :-1]))
-        legal = jnp.concatenate([legal, can[:, None]], axis=1)
-        targets = jnp.concatenate([to, high[:, None]], axis=1)
-    return jnp.concatenate([head, legal], axis=1).astype(jnp.int8), targets
 
 
 def play(s: HoldemTables, rules: Rules, actions: jax.Array) -> tuple[HoldemTables, jax.Array]:
