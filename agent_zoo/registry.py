@@ -22,6 +22,7 @@ from poker_envs.games.base import Game
 from poker_envs.games.holdem import HoldemGame
 from poker_envs.games.push_fold import PushFoldGame
 from poker_envs.games.threshold import ThresholdGame
+from poker_envs import catalog
 
 Factory = Callable[[str | None, Any], Agent]
 
@@ -91,7 +92,8 @@ def _fold(arg: str | None, env: Any) -> Agent:
 
 
 def _heuristic(arg: str | None, env: Any) -> Agent:
-    _require_game(env, lambda g: isinstance(g, HoldemGame), "hold'em (limit or no-limit)", "heuristic")
+    _require_game(env, lambda g: isinstance(g, HoldemGame), f"the hold'em family ({', '.join(catalog.keys(family='holdem'))})",
+                  "heuristic")
     make = _import("agent_zoo.cnn.heuristic", "make_heuristic_agent", "heuristic")
     return make(env, arg)
 

@@ -18,7 +18,11 @@ from typing import Any
 
 from poker_envs.games.base import Game
 
-SOLVERS = ("cfr",)  # solver command lines that take --game (python -m agent_zoo.<solver>)
+# The zoo's command lines that take --game (python -m agent_zoo.<name>): which games each accepts is said by the
+# entries (``GameEntry.solvers``), never by the tool. "cfr": exact solving on the game tree; "rnad": tabular R-NaD /
+# MMD on the tree; "jax_ppo": PPO on the device; "lbr": local best response.
+SOLVERS = ("cfr", "rnad", "jax_ppo", "lbr")
+FAMILIES = ("holdem",)  # rules families shared by several entries (``GameEntry.family``)
 
 
 @dataclass(frozen=True)
@@ -37,10 +41,17 @@ class GameEntry:
     reward_unit: str = "chips"  # what rewards count with the default arguments: "chips" or "bb" (big blinds)
     has_calls: bool = True  # a player can call a bet, so aggression factor and fold-to-bet mean something
     heads_up: tuple[tuple[str, Any], ...] = ()  # raw_env keywords of a heads-up match (the tournament's defaults)
-    solvers: tuple[str, ...] = ()  # solver CLIs of SOLVERS that accept it as --game
+    solvers: tuple[str, ...] = ()  # command lines of SOLVERS that accept it as --game
+    family: str = ""  # "holdem": a configuration of poker_envs.games.holdem (tools reading hold'em tables take it)
+    text_views: bool = False  # poker_envs.text speaks it (prompts, JSON views, the text environment)
     vector_factory: str = ""  # "module:function" of its batched engine (``poker_envs.vector.make``); "" for none
     jax_factory: str = ""  # "module:function" of its JAX functional game (``vector.functional.make``); "" for none
     phh_variant: str = ""  # its code in the PHH hand-history format ("NT", "PO"); "" where the format has none
+
+    @property
+    def vector_name(self) -> str:
+        """Its name for ``vector.make`` and ``vector.functional.make`` (the env module without ``_v0``)."""
+        return self.env_module.removesuffix("_v0")
 
     @property
     def module_path(self) -> str:
@@ -123,6 +134,7 @@ GAMES: tuple[GameEntry, ...] = (
         vector_factory="poker_envs.vector.holdem_games:make_nolimit",
         jax_factory="poker_envs.vector.jax.holdem:make_nolimit",
         phh_variant="NT",
+        family="holdem", text_views=True, solvers=("jax_ppo", "lbr"),
     ),
     GameEntry(
         key="limit", title="Fixed-limit Texas hold'em", env_module="limit_holdem_v0",
@@ -132,6 +144,7 @@ GAMES: tuple[GameEntry, ...] = (
         vector_factory="poker_envs.vector.holdem_games:make_limit",
         jax_factory="poker_envs.vector.jax.holdem:make_limit",
         phh_variant="FT",
+        family="holdem", text_views=True,
     ),
     GameEntry(
         key="shortdeck", title="No-limit short-deck hold'em", env_module="shortdeck_holdem_v0",
@@ -141,6 +154,7 @@ GAMES: tuple[GameEntry, ...] = (
         vector_factory="poker_envs.vector.holdem_games:make_shortdeck",
         jax_factory="poker_envs.vector.jax.holdem:make_shortdeck",
         phh_variant="NS",
+        family="holdem", text_views=True,
     ),
     GameEntry(
         key="potlimit", title="Pot-limit Texas hold'em", env_module="potlimit_holdem_v0",
@@ -149,6 +163,7 @@ GAMES: tuple[GameEntry, ...] = (
         heads_up=(("num_players", 2),),
         vector_factory="poker_envs.vector.holdem_games:make_potlimit",
         jax_factory="poker_envs.vector.jax.holdem:make_potlimit",
+        family="holdem", text_views=True,
     ),
     GameEntry(
         key="omaha", title="Pot-limit Omaha", env_module="omaha_v0",
@@ -158,6 +173,7 @@ GAMES: tuple[GameEntry, ...] = (
         vector_factory="poker_envs.vector.holdem_games:make_omaha",
         jax_factory="poker_envs.vector.jax.holdem:make_omaha",
         phh_variant="PO",
+        family="holdem", text_views=True,
     ),
     GameEntry(
         key="push_fold", title="Push-or-fold hold'em", env_module="push_fold_v0",
@@ -166,18 +182,19 @@ GAMES: tuple[GameEntry, ...] = (
         reward_unit="bb",
         vector_factory="poker_envs.vector.push_fold:make_push_fold",
         jax_factory="poker_envs.vector.jax.push_fold:make_push_fold",
+        text_views=True, solvers=("lbr",),
     ),
     GameEntry(
         key="leduc", title="Leduc hold'em", env_module="leduc_holdem_v0",
         pettingzoo_id="poker_envs/leduc_holdem-v0", gymnasium_id="poker_envs/LeducHoldem-v0",
-        rules=leduc, encoders=("default", "infostate", "rank_chips"), players=(2, 2), solvers=("cfr",),
+        rules=leduc, encoders=("default", "infostate", "rank_chips"), players=(2, 2), solvers=("cfr", "rnad", "jax_ppo", "lbr"),
         vector_factory="poker_envs.vector.leduc:make_leduc",
         jax_factory="poker_envs.vector.jax.leduc:make_leduc",
     ),
     GameEntry(
         key="kuhn", title="Kuhn poker", env_module="kuhn_poker_v0",
         pettingzoo_id="poker_envs/kuhn_poker-v0", gymnasium_id="poker_envs/KuhnPoker-v0",
-        rules=kuhn, encoders=("default", "infostate"), players=(2, 2), solvers=("cfr",),
+        rules=kuhn, encoders=("default", "infostate"), players=(2, 2), solvers=("cfr", "rnad", "jax_ppo"),
         vector_factory="poker_envs.vector.kuhn:make_kuhn",
         jax_factory="poker_envs.vector.jax.kuhn:make_kuhn",
     ),
@@ -190,11 +207,20 @@ GAMES: tuple[GameEntry, ...] = (
 )
 
 
-def keys(solver: str | None = None) -> list[str]:
-    """The games' short names in catalog order; with ``solver``, only those that solver CLI accepts."""
+def keys(solver: str | None = None, *, family: str | None = None, text_views: bool | None = None,
+         vector: bool | None = None) -> list[str]:
+    """The games' short names in catalog order, filtered: ``solver``, those that command line accepts; ``family``,
+    those of that rules family; ``text_views``, those the text views speak (or not); ``vector``, those with a
+    batched engine (or not)."""
     if solver is not None and solver not in SOLVERS:
         raise ValueError(f"solver {solver!r} is unknown; known solvers: {', '.join(SOLVERS)}")
-    return [g.key for g in GAMES if solver is None or solver in g.solvers]
+    if family is not None and family not in FAMILIES:
+        raise ValueError(f"family {family!r} is unknown; known families: {', '.join(FAMILIES)}")
+    return [
+        g.key for g in GAMES
+        if (solver is None or solver in g.solvers) and (family is None or g.family == family)
+        and (text_views is None or g.text_views == text_views) and (vector is None or bool(g.vector_factory) == vector)
+    ]
 
 
 def game(key: str, argument: str = "game", solver: str | None = None) -> GameEntry:

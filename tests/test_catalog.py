@@ -99,7 +99,7 @@ def test_lookups_name_the_argument_and_the_known_games() -> None:
         catalog.game("chess")
     with pytest.raises(ValueError, match=r"--game 'limit' is unknown; known games: leduc, kuhn$"):
         catalog.game("limit", argument="--game", solver="cfr")
-    with pytest.raises(ValueError, match="solver 'dqn' is unknown; known solvers: cfr"):
+    with pytest.raises(ValueError, match="solver 'dqn' is unknown; known solvers: cfr, rnad, jax_ppo, lbr"):
         catalog.keys("dqn")
     with pytest.raises(ValueError, match="env 'chess_v0' is not a catalogued environment module; known: nolimit_holdem_v0"):
         catalog.by_env_module("chess_v0")
@@ -125,8 +125,10 @@ def test_agent_game_checks_read_the_rules_classes() -> None:
     limit = tournament.build_env("limit", {"obs_encoder": "flat107"})
     assert make_agent("heuristic", limit).name == "heuristic"
     assert make_agent("rule:A", limit).name == "rule:A"
-    with pytest.raises(ValueError, match="agent 'heuristic' plays hold'em \\(limit or no-limit\\) only, not kuhn_poker"):
+    with pytest.raises(ValueError, match="agent 'heuristic' plays the hold'em family \\(nolimit, limit, shortdeck, potlimit, "
+                                         "omaha\\) only, not kuhn_poker"):
         make_agent("heuristic", tournament.build_env("kuhn"))
+    assert make_agent("heuristic", tournament.build_env("omaha")).name == "heuristic"  # the family, as it says
     with pytest.raises(ValueError, match="agent 'rule:A' plays limit_holdem only, not nolimit_holdem"):
         make_agent("rule:A", tournament.build_env("nolimit", {"obs_encoder": "flat107"}))
     with pytest.raises(ValueError, match="agent 'push_fold' plays push_fold only, not threshold"):

@@ -9,9 +9,10 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 
 import poker_envs  # noqa: F401  (registers the Gymnasium ids)
+from poker_envs import catalog
 from poker_envs.encoders.public import decode_public
 from poker_envs.registration import TEXT_GYMNASIUM_ID
-from wrappers.text_env import TextPokerEnv
+from wrappers.text_env import TEXT_GAMES, TextPokerEnv
 
 
 def play(env: TextPokerEnv, replies: list[str], seed: int, cycle: bool = True) -> tuple[list[str], list[float], dict]:
@@ -62,6 +63,19 @@ def test_heads_up_rewards_are_zero_sum(replies: list[str], opponents: str) -> No
         hand = info["hand_rewards"]
         assert sum(rewards) == pytest.approx(hand["player_0"])
         assert sum(rewards) == pytest.approx(-hand["player_1"])
+
+
+@pytest.mark.parametrize("game", TEXT_GAMES)
+def test_every_game_the_catalog_gives_text_views_plays_by_text(game: str) -> None:
+    """The text env serves every game the catalog marks ``text_views`` (the hold'em family with Omaha and
+    pot-limit, push/fold): each heads-up hand is played to its end by the replies and is zero-sum."""
+    assert set(TEXT_GAMES) == set(catalog.keys(text_views=True)) >= set(catalog.keys(family="holdem"))
+    env = TextPokerEnv(game, opponents="random", max_reprompts=1)
+    for seed in range(4):
+        prompts, rewards, info = play(env, ["raise max", "call", "check"], seed)
+        assert prompts[0].startswith("You are playing")
+        hand = info["hand_rewards"]
+        assert sum(rewards) == pytest.approx(hand["player_0"]) == pytest.approx(-hand["player_1"])
 
 
 def test_folding_the_small_blind_costs_half_a_big_blind() -> None:

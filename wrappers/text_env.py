@@ -36,7 +36,7 @@ from wrappers.single_agent import OpponentSpec, SeatSpec, SingleAgentEnv
 
 MAX_PROMPT_CHARS = 16_384  # observation_space.max_length: a 10-seat session prompt with its hand so far fits
 MAX_REPLY_CHARS = 16_384  # action_space.max_length: what sample() draws; step() parses a reply of any length
-TEXT_GAMES = ("nolimit", "limit", "shortdeck", "push_fold")  # the hold'em family the text views speak
+TEXT_GAMES = tuple(catalog.keys(text_views=True))  # the games the text views speak (the hold'em family, push/fold)
 
 
 class FreeText(spaces.Text):
@@ -69,7 +69,7 @@ class TextPokerEnv(gymnasium.Env):
     """The learner plays ``seat`` of ``game`` by text; ``opponents`` play the other seats.
 
     Args:
-        game: a catalog key of the hold'em family: ``"nolimit"``, ``"limit"``, ``"shortdeck"``, ``"push_fold"``.
+        game: a catalog key of a game the text views speak (``TEXT_GAMES``: the hold'em family and push/fold).
         opponents: as in SingleAgentEnv: one agent for every other seat, a sequence (one per other seat) or a
             mapping seat -> agent; each an Agent, a callable ``(obs, rng) -> action`` or a zoo spec
             (``"heuristic"``, ``"random"``, ``"cfr:..."``; ``agent_zoo.registry.make_agent`` builds it).

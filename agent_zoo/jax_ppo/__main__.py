@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from agent_zoo import cli
-from agent_zoo.jax_ppo.config import GAMES, OPPONENTS, PPOConfig
+from agent_zoo.jax_ppo.config import GAMES, OPPONENTS, SOLVABLE, PPOConfig
 
 FLAGS = {"game": "--game", "total_steps": "--steps", "seed": "--seed", "num_envs": "--num-envs"}  # config field -> its own flag
 
@@ -106,8 +106,8 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
         return curve
 
     config = make_config(parser, args)
-    if args.exploitability and (args.out is None or config.game not in ("leduc", "kuhn")):
-        parser.error("argument --exploitability: needs --out and --game leduc or kuhn")
+    if args.exploitability and (args.out is None or config.game not in SOLVABLE):
+        parser.error(f"argument --exploitability: needs --out and --game {' or '.join(SOLVABLE)}")
     from agent_zoo.jax_ppo.train import train
 
     note = config.rounding_note()

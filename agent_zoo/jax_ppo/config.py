@@ -12,7 +12,10 @@ import json
 from dataclasses import asdict, dataclass, fields
 from typing import Any
 
-GAMES = ("nolimit", "leduc", "kuhn")  # catalog keys this trainer plays (no-limit: 2 to 10 seats; others: heads-up)
+from poker_envs import catalog
+
+GAMES = tuple(catalog.keys(solver="jax_ppo"))  # catalog keys this trainer plays (no-limit: 2 to 10 seats; others: heads-up)
+SOLVABLE = tuple(k for k in GAMES if k in catalog.keys(solver="cfr"))  # small enough for the exact best response
 OPPONENTS = ("frozen", "random", "self")  # opponent kinds of the mix, in the order of ``PPOConfig.mix``
 
 

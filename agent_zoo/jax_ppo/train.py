@@ -39,7 +39,7 @@ from agent_zoo.jax_ppo.config import OPPONENTS, PPOConfig
 from poker_envs import catalog
 from poker_envs.vector import functional
 
-FUNCTIONAL_NAMES = {"nolimit": "nolimit_holdem", "leduc": "leduc_holdem", "kuhn": "kuhn_poker"}
+FUNCTIONAL_NAMES = {key: catalog.game(key).vector_name for key in catalog.keys(solver="jax_ppo")}  # for functional.make
 FROZEN, RANDOM, SELF = (OPPONENTS.index(k) for k in ("frozen", "random", "self"))
 LATEST = "latest.json"
 LOG = "log.jsonl"

@@ -20,8 +20,9 @@ from agent_zoo.lbr.core import LBRConfig
 from agent_zoo.lbr.vector import ENGINES, make_lbr
 from agent_zoo.registry import make_agent
 from agent_zoo.tournament import build_env
+from poker_envs import catalog
 
-GAMES = ("leduc", "nolimit", "push_fold")  # catalog keys of the games LBR plays (Leduc, push/fold: heads-up)
+GAMES = tuple(catalog.keys(solver="lbr"))  # catalog keys of the games LBR plays (Leduc, push/fold: heads-up)
 EXAMPLES = (  # the end of --help
     "--game nolimit --agent heuristic --hands 200 --seed 1",
     "--game nolimit --agent random --players 3 --hands 60 --rollouts 50",

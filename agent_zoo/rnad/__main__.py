@@ -10,6 +10,7 @@ from typing import Any
 from agent_zoo import cli
 from agent_zoo.rnad.config import VARIANTS, RNaDConfig
 from agent_zoo.rnad.tabular import PRESETS
+from poker_envs import catalog
 
 
 LOG = "docs/results/rnad/fast_100k/fig3_part0of1.csv"  # an experiment log committed with the docs
@@ -58,7 +59,7 @@ def build_parser() -> argparse.ArgumentParser:
     ta = sub.add_parser("tabular", help="exact tabular R-NaD or MMD on the compiled game tree; prints exploitability, nash_conv, seconds",
                         epilog=examples("tabular"))
     ta.add_argument("--algo", choices=("rnad", "mmd"), required=True, help="tabular R-NaD or magnetic mirror descent")
-    ta.add_argument("--game", choices=("kuhn", "leduc"), required=True, help="which game")
+    ta.add_argument("--game", choices=catalog.keys(solver="rnad"), required=True, help="which game (catalog key)")
     ta.add_argument("--iterations", type=cli.positive_int, required=True, help="iterations (both players updated in each)")
     cli.add_json(ta, "the last iterate's exploitability, nash_conv and the seconds")
     cli.add_out(ta, None, "the exploitability curve, CSV and PNG (default: nothing written)")

@@ -51,6 +51,7 @@ import numpy as np
 from agent_zoo.cfr.best_response import ExploitabilityResult, backward, exploitability_of_parts, reach, sequence_values, terminal_weights
 from agent_zoo.cfr.tree import GameTree, PlayerTree
 from agent_zoo.regret import normalize
+from poker_envs import catalog
 
 ALGOS = ("rnad", "mmd")
 
@@ -342,13 +343,11 @@ def solve(
     return solver, curve, seconds
 
 
-GAMES = ("kuhn", "leduc")
+GAMES = tuple(catalog.keys(solver="rnad"))  # catalog keys of the games tabular R-NaD / MMD solve
 
 
 def compile_game(game: str) -> GameTree:
-    """The compiled tree of 'kuhn' or 'leduc' (the rules of the project's game catalog)."""
+    """The compiled tree of a game of ``GAMES`` (its rules from the catalog)."""
     if game not in GAMES:
         raise ValueError(f"game must be one of {GAMES}, got {game!r}")
-    from poker_envs import catalog
-
-    return GameTree.build(catalog.game(game, solver="cfr").rules())
+    return GameTree.build(catalog.game(game, solver="rnad").rules())
