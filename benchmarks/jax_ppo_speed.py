@@ -22,8 +22,9 @@ from pathlib import Path
 from typing import Any
 
 from agent_zoo import cli
+from poker_envs import catalog
 
-GAMES = {"nolimit": "nolimit_holdem", "leduc": "leduc_holdem"}  # catalog key -> batched engine name
+GAMES = {key: catalog.game(key).vector_name for key in catalog.keys(solver="jax_ppo")}  # catalog key -> engine name
 
 
 def vector_ppo() -> Any:
@@ -43,7 +44,7 @@ def sb3_rate(game: str, tables: int, n_steps: int, steps: int, seed: int, show: 
 
     vp = vector_ppo()
     name = GAMES[game]
-    config = {"num_players": 2} if name in vp.HOLDEM else {}
+    config = dict(catalog.game(game).heads_up)
     env = SB3VectorEnv(VectorSingleAgentEnv(name, tables, seat="rotate", seed=seed, **config))
     r = vp.train(env, steps, n_steps, min(tables * n_steps, 1024), seed, f"SB3 {game}", show)
     return {"learner_steps_per_second": r["steps_per_s"], "steps_per_second": None, "steps": r["steps"],

@@ -21,9 +21,9 @@ from typing import Any
 import numpy as np
 
 from agent_zoo import cli
+from poker_envs import catalog
 
-GAMES = ("nolimit", "limit", "leduc", "kuhn")  # catalog keys (the --game of every tool) of the games trained here
-HOLDEM = ("nolimit", "limit")
+GAMES = tuple(catalog.keys(vector=True))  # catalog keys (the --game of every tool) of the games with a batched engine
 
 
 def progress_callback(total: int, label: str, show: bool) -> Any:
@@ -99,12 +99,11 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     from stable_baselines3.common.vec_env import DummyVecEnv
 
     import poker_envs  # noqa: F401  (registers the poker_envs/... Gymnasium ids)
-    from poker_envs import catalog
     from wrappers.vector_env import VectorSingleAgentEnv
     from wrappers.vector_sb3 import SB3VectorEnv
 
     torch.set_num_threads(args.threads)
-    config = {"num_players": 2} if args.game in HOLDEM else {}
+    config = dict(catalog.game(args.game).heads_up)  # heads-up, as the catalog seats a match
     rollout = args.tables * args.n_steps
     batch_size = min(rollout, 1024)
     show = not args.no_progress
