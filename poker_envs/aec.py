@@ -13,19 +13,21 @@ terminated, so each has seen ``last()`` before its termination.
 
 from __future__ import annotations
 
+import inspect
 import warnings
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, ParamSpec
 
 import numpy as np
 from gymnasium import logger, spaces
-from pettingzoo import AECEnv
+from pettingzoo import AECEnv, ParallelEnv
 from pettingzoo.utils import wrappers
 
 from poker_envs.encoders.base import Encoder
 from poker_envs.encoders.history import HistoryLayout, encode_history
 from poker_envs.encoders.public import TablePosition, encode_public
 from poker_envs.games.base import TERMINAL, Game, GameState, play_chance
+from poker_envs.parallel import turn_based_parallel
 from poker_envs.session import Session
 
 RenderFn = Callable[[GameState], str]
@@ -491,3 +493,43 @@ def wrap_classic(raw: AECEnv, illegal_reward: float = -1.0) -> FastOrderEnforcin
     folds the mover's hand and costs ``illegal_reward`` more (``ForfeitIllegalWrapper``); out-of-space
     actions assert, calls out of order are refused."""
     return FastOrderEnforcingWrapper(FastAssertOutOfBoundsWrapper(ForfeitIllegalWrapper(raw, illegal_reward)))
+
+
+# An environment module's ``env`` and ``parallel_env``, made once from its ``raw_env`` ---------------------------
+P = ParamSpec("P")
+
+
+def _as_module_function(made: Callable[..., Any], name: str, like: Callable[..., Any], doc: str) -> None:
+    """``made`` presented as the function ``name`` of ``like``'s module, taking ``like``'s arguments: ``help()``,
+    ``inspect.signature`` and pickling by reference see ``<module>.<name>(<the arguments of like>)``."""
+    made.__name__ = made.__qualname__ = name
+    made.__module__ = like.__module__
+    made.__doc__ = doc
+    made.__signature__ = inspect.signature(like).replace(return_annotation=inspect.signature(made).return_annotation)  # type: ignore[attr-defined]
+
+
+def classic_env(raw_env: Callable[P, PokerAECEnv], illegal_reward: float = -1.0) -> Callable[P, AECEnv]:
+    """A module's ``env = classic_env(raw_env)``: ``raw_env(...)`` wrapped by ``wrap_classic`` (an illegal move
+    forfeits the hand as a fold and costs ``illegal_reward`` more), taking exactly ``raw_env``'s arguments."""
+
+    def env(*args: P.args, **kwargs: P.kwargs) -> AECEnv:
+        return wrap_classic(raw_env(*args, **kwargs), illegal_reward=illegal_reward)
+
+    doc = (f"``raw_env`` wrapped as PettingZoo classic environments are, but an illegal move forfeits the hand as a "
+           f"fold, {illegal_reward:g} more (``aec.ForfeitIllegalWrapper``). Takes ``raw_env``'s arguments.")
+    _as_module_function(env, "env", raw_env, doc)
+    return env
+
+
+def turn_based_env(env: Callable[P, AECEnv]) -> Callable[P, ParallelEnv]:
+    """A module's ``parallel_env = turn_based_env(env)``: ``env(...)`` under PettingZoo's turn-based Parallel API
+    (``poker_envs.parallel``), taking exactly ``env``'s arguments."""
+
+    def parallel_env(*args: P.args, **kwargs: P.kwargs) -> ParallelEnv:
+        return turn_based_parallel(env(*args, **kwargs))
+
+    doc = ("``env(...)`` under PettingZoo's turn-based Parallel API (``poker_envs.parallel``): every live agent "
+           "observes each step, only the agent to act (``infos[agent][\"active_agent\"]``) is played. Takes "
+           "``raw_env``'s arguments.")
+    _as_module_function(parallel_env, "parallel_env", env, doc)
+    return parallel_env

@@ -10,9 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pettingzoo import AECEnv, ParallelEnv
-
-from poker_envs.aec import PokerAECEnv, warn_unknown_options, wrap_classic
+from poker_envs.aec import PokerAECEnv, classic_env, turn_based_env, warn_unknown_options
 from poker_envs.encoders.base import Encoder, EncoderSpec, resolve_encoder
 from poker_envs.encoders.small_games import LEDUC_ENCODERS
 from poker_envs.games.base import GameState
@@ -40,15 +38,5 @@ class raw_env(PokerAECEnv):
         return self.game.new_initial_state(deal=options.get("deal"))
 
 
-def env(**kwargs: Any) -> AECEnv:
-    """``raw_env`` wrapped as PettingZoo classic environments are, but an illegal move forfeits the hand as a fold, -1 more
-    (``aec.ForfeitIllegalWrapper``)."""
-    return wrap_classic(raw_env(**kwargs), illegal_reward=-1.0)
-
-
-def parallel_env(**kwargs: Any) -> ParallelEnv:
-    """``env(**kwargs)`` under PettingZoo's turn-based Parallel API (``poker_envs.parallel``): every live agent
-    observes each step, only the agent to act (``infos[agent]["active_agent"]``) is played."""
-    from poker_envs.parallel import turn_based_parallel
-
-    return turn_based_parallel(env(**kwargs))
+env = classic_env(raw_env)
+parallel_env = turn_based_env(env)

@@ -15,16 +15,14 @@ tournament (busted seats are eliminated; prizes by place, or ICM on the stacks i
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
-
-from pettingzoo import AECEnv, ParallelEnv
+from typing import Unpack
 
 from poker_envs._holdem_env import HoldemAECEnv
 from poker_envs.encoders.catalog import available_encoders
 from poker_envs.games.holdem_args import table_config
-from poker_envs.aec import wrap_classic
+from poker_envs.aec import classic_env, turn_based_env
 from poker_envs.encoders.base import EncoderSpec
-from poker_envs.session import session_config
+from poker_envs.session import SessionArguments, session_config, with_session_arguments
 
 __all__ = ["available_encoders", "env", "raw_env"]
 
@@ -32,6 +30,7 @@ __all__ = ["available_encoders", "env", "raw_env"]
 class raw_env(HoldemAECEnv):
     metadata = {"name": "limit_holdem_v0", "render_modes": ["ansi", "human"], "is_parallelizable": False}  # turn-based: aec_to_parallel cannot convert it
 
+    @with_session_arguments
     def __init__(
         self,
         num_players: int = 2,
@@ -43,30 +42,16 @@ class raw_env(HoldemAECEnv):
         reward_unit: str = "big_blinds",
         obs_encoder: EncoderSpec = "default",
         render_mode: str | None = None,
-        hands_per_episode: int = 1,
-        rebuy: bool = False,
-        blind_levels: Sequence[Sequence[int]] | None = None,
-        hands_per_level: int | None = None,
-        payouts: Sequence[float] | None = None,
-        eliminated: str = "leave",
+        *,
         history: bool = False,
+        **session: Unpack[SessionArguments],
     ) -> None:
+        """``session``: the session arguments of ``poker_envs.session.session_config`` (docs/holdem.md "Sessions")."""
         config = table_config(
             "limit", num_players, small_blind, big_blind, ante, starting_stack, allow_fold_when_check=allow_fold_when_check
         )
-        session = session_config(hands_per_episode, rebuy, blind_levels, hands_per_level, payouts, eliminated)
-        super().__init__(config, reward_unit, obs_encoder, render_mode, session, history)
+        super().__init__(config, reward_unit, obs_encoder, render_mode, session_config(**session), history)
 
 
-def env(**kwargs: Any) -> AECEnv:
-    """``raw_env`` wrapped as PettingZoo classic environments are, but an illegal move forfeits the hand as a fold, -1 more
-    (``aec.ForfeitIllegalWrapper``)."""
-    return wrap_classic(raw_env(**kwargs), illegal_reward=-1.0)
-
-
-def parallel_env(**kwargs: Any) -> ParallelEnv:
-    """``env(**kwargs)`` under PettingZoo's turn-based Parallel API (``poker_envs.parallel``): every live agent
-    observes each step, only the agent to act (``infos[agent]["active_agent"]``) is played."""
-    from poker_envs.parallel import turn_based_parallel
-
-    return turn_based_parallel(env(**kwargs))
+env = classic_env(raw_env)
+parallel_env = turn_based_env(env)

@@ -12,16 +12,14 @@ and reset options as in ``poker_envs.nolimit_holdem_v0``.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
-
-from pettingzoo import AECEnv, ParallelEnv
+from typing import Unpack
 
 from poker_envs._holdem_env import HoldemAECEnv
-from poker_envs.aec import wrap_classic
+from poker_envs.aec import classic_env, turn_based_env
 from poker_envs.encoders.base import EncoderSpec
 from poker_envs.encoders.catalog import available_encoders
 from poker_envs.games.holdem_args import table_config
-from poker_envs.session import AEC_SESSION_ARGS, session_from
+from poker_envs.session import SessionArguments, session_config, with_session_arguments
 
 __all__ = ["available_encoders", "env", "raw_env"]
 
@@ -29,6 +27,7 @@ __all__ = ["available_encoders", "env", "raw_env"]
 class raw_env(HoldemAECEnv):
     metadata = {"name": "potlimit_holdem_v0", "render_modes": ["ansi", "human"], "is_parallelizable": False}
 
+    @with_session_arguments
     def __init__(
         self,
         num_players: int = 2,
@@ -41,21 +40,12 @@ class raw_env(HoldemAECEnv):
         obs_encoder: EncoderSpec = "default",
         render_mode: str | None = None,
         history: bool = False,
-        **session: Any,
+        **session: Unpack[SessionArguments],
     ) -> None:
-        """``session``: hands_per_episode, rebuy, blind_levels, hands_per_level, payouts, eliminated (see nolimit_holdem_v0)."""
+        """``session``: the session arguments of ``poker_envs.session.session_config`` (docs/holdem.md "Sessions")."""
         config = table_config("potlimit", num_players, small_blind, big_blind, ante, starting_stack, bet_sizing)
-        super().__init__(config, reward_unit, obs_encoder, render_mode, session_from(session, "potlimit_holdem_v0", AEC_SESSION_ARGS), history)
+        super().__init__(config, reward_unit, obs_encoder, render_mode, session_config(**session), history)
 
 
-def env(**kwargs: Any) -> AECEnv:
-    """``raw_env`` wrapped as PettingZoo classic environments are; an illegal move forfeits the hand as a fold, -1 more."""
-    return wrap_classic(raw_env(**kwargs), illegal_reward=-1.0)
-
-
-def parallel_env(**kwargs: Any) -> ParallelEnv:
-    """``env(**kwargs)`` under PettingZoo's turn-based Parallel API (``poker_envs.parallel``): every live agent
-    observes each step, only the agent to act (``infos[agent]["active_agent"]``) is played."""
-    from poker_envs.parallel import turn_based_parallel
-
-    return turn_based_parallel(env(**kwargs))
+env = classic_env(raw_env)
+parallel_env = turn_based_env(env)

@@ -24,9 +24,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
-from pettingzoo import AECEnv, ParallelEnv
-
-from poker_envs.aec import PokerAECEnv, warn_unknown_options, wrap_classic
+from poker_envs.aec import PokerAECEnv, classic_env, turn_based_env, warn_unknown_options
 from poker_envs.encoders.base import EncoderSpec, resolve_encoder
 from poker_envs.encoders.history import history_option
 from poker_envs.encoders.public import TablePosition, public_space
@@ -110,15 +108,5 @@ class raw_env(PokerAECEnv):
         return self.game.new_initial_state(deck=options.get("deck"))
 
 
-def env(**kwargs: Any) -> AECEnv:
-    """``raw_env`` wrapped as PettingZoo classic environments are, but an illegal move forfeits the hand as a fold, -1 more
-    (``aec.ForfeitIllegalWrapper``)."""
-    return wrap_classic(raw_env(**kwargs), illegal_reward=-1.0)
-
-
-def parallel_env(**kwargs: Any) -> ParallelEnv:
-    """``env(**kwargs)`` under PettingZoo's turn-based Parallel API (``poker_envs.parallel``): every live agent
-    observes each step, only the agent to act (``infos[agent]["active_agent"]``) is played."""
-    from poker_envs.parallel import turn_based_parallel
-
-    return turn_based_parallel(env(**kwargs))
+env = classic_env(raw_env)
+parallel_env = turn_based_env(env)

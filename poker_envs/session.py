@@ -14,11 +14,13 @@ still in play in table order (``Session.seated``), so a table that shrinks is a 
 
 from __future__ import annotations
 
+import functools
+import inspect
 import itertools
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypedDict, TypeVar
 
 import numpy as np
 
@@ -318,8 +320,48 @@ def session_config(
     )
 
 
-SESSION_ARGS = ("hands_per_episode", "rebuy", "blind_levels", "hands_per_level", "payouts")
-AEC_SESSION_ARGS = (*SESSION_ARGS, "eliminated")  # the AEC envs' session arguments (the batched engine: SESSION_ARGS)
+class SessionArguments(TypedDict, total=False):
+    """The session keywords of ``session_config`` (names and types; the defaults are ``session_config``'s), for a
+    signature that takes them as ``**session: Unpack[SessionArguments]`` (type checkers and IDEs list them)."""
+
+    hands_per_episode: int
+    rebuy: bool
+    blind_levels: Sequence[Sequence[int]] | None
+    hands_per_level: int | None
+    payouts: Sequence[float] | None
+    eliminated: str
+
+
+AEC_SESSION_ARGS = tuple(inspect.signature(session_config).parameters)  # the AEC envs' session arguments
+SESSION_ARGS = tuple(name for name in AEC_SESSION_ARGS if name != "eliminated")  # the batched engine's
+
+Init = TypeVar("Init", bound=Callable[..., None])
+
+
+def with_session_arguments(init: Init) -> Init:
+    """An ``__init__`` ending in ``**session`` that takes the session arguments as keywords, listed in its signature.
+
+    The signature (what ``inspect.signature``, ``help()`` and the tournament's ``--env-config`` check read) is
+    ``init``'s with ``**session`` replaced by ``session_config``'s keywords and defaults, and calls are bound to it
+    first: an unknown or repeated argument is a TypeError, as with a signature written out. The variants of an
+    environment family thus declare their own arguments and share this one list of session arguments.
+    """
+    own = inspect.signature(init)
+    if not any(p.kind is inspect.Parameter.VAR_KEYWORD for p in own.parameters.values()):
+        raise TypeError(f"with_session_arguments: {init.__qualname__} must end in **session")
+    keywords = [p.replace(kind=inspect.Parameter.KEYWORD_ONLY) for p in inspect.signature(session_config).parameters.values()]
+    signature = own.replace(parameters=[*(p for p in own.parameters.values() if p.kind is not p.VAR_KEYWORD), *keywords])
+
+    @functools.wraps(init)
+    def bound(*args: Any, **kwargs: Any) -> None:
+        try:
+            signature.bind(*args, **kwargs)
+        except TypeError as error:  # an argument the signature does not have, or one given twice
+            raise TypeError(f"{init.__module__}.{init.__qualname__}() {error}") from None
+        init(*args, **kwargs)
+
+    bound.__signature__ = signature  # type: ignore[attr-defined]
+    return bound  # type: ignore[return-value]
 
 
 def session_from(arguments: dict[str, Any], where: str, accepted: tuple[str, ...] = SESSION_ARGS) -> SessionConfig:

@@ -14,9 +14,9 @@ from typing import Any
 
 import numpy as np
 from gymnasium import spaces
-from pettingzoo import AECEnv, ParallelEnv
+from pettingzoo import ParallelEnv
 
-from poker_envs.aec import PokerAECEnv, action_id, show_text, warn_no_render_mode, warn_unknown_options, wrap_classic
+from poker_envs.aec import PokerAECEnv, action_id, classic_env, show_text, warn_no_render_mode, warn_unknown_options
 from poker_envs.encoders.base import Encoder, EncoderSpec, resolve_encoder
 from poker_envs.encoders.small_games import THRESHOLD_ENCODERS
 from poker_envs.games.base import GameState, play_chance
@@ -54,10 +54,7 @@ class raw_env(PokerAECEnv):
         return self.game.new_initial_state(deal=options.get("deal"))
 
 
-def env(**kwargs: Any) -> AECEnv:
-    """``raw_env`` wrapped as PettingZoo classic environments are, but an illegal move forfeits the hand as a fold, -1 more
-    (``aec.ForfeitIllegalWrapper``)."""
-    return wrap_classic(raw_env(**kwargs), illegal_reward=-1.0)
+env = classic_env(raw_env)
 
 
 class parallel_env(ParallelEnv):
