@@ -373,6 +373,22 @@ class PokerAECEnv(AECEnv):
         self._select_actor()  # the hand's rewards stay in ``rewards`` for this step
         self._deads_step_first()
 
+class DealOptionAECEnv(PokerAECEnv):
+    """A game whose ``new_initial_state(deal=...)`` fixes the cards: reset option ``deal`` (Kuhn, Leduc, the
+    threshold game; what a deal lists is the rules module's)."""
+
+    def _new_state(self, options: dict[str, Any]) -> GameState:
+        warn_unknown_options(options, ("deal",), self.metadata["name"])
+        return self.game.new_initial_state(deal=options.get("deal"))  # type: ignore[call-arg]
+
+
+def check_two_players(num_players: int, game_title: str) -> None:
+    """``num_players`` of a game for exactly two, taken for a signature like the other games': anything but 2 is
+    a ValueError naming it."""
+    if isinstance(num_players, bool) or num_players != 2:
+        raise ValueError(f"num_players: {game_title} is played by exactly 2 players, got {num_players!r}")
+
+
 # Wrapping as PettingZoo classic environments do, without the per-attribute cost ----------------------
 # PettingZoo's wrappers forward every attribute through ``__getattr__``, one wrapper at a time; the
 # attributes read on every step (``agent_selection``, ``terminations``, ...) then cost more than the game.

@@ -8,12 +8,14 @@ player 1, public card)`` (card ids 0..5, rank = id // 2) fixes the cards.
 
 from __future__ import annotations
 
-from typing import Any
-
-from poker_envs.aec import PokerAECEnv, classic_env, turn_based_env, warn_unknown_options
+from poker_envs.aec import (
+    DealOptionAECEnv,
+    check_two_players,
+    classic_env,
+    turn_based_env,
+)
 from poker_envs.encoders.base import Encoder, EncoderSpec, resolve_encoder
 from poker_envs.encoders.small_games import LEDUC_ENCODERS
-from poker_envs.games.base import GameState
 from poker_envs.games.leduc import LeducGame
 from poker_envs.render.small_games import render_leduc
 
@@ -23,19 +25,14 @@ def available_encoders() -> dict[str, type[Encoder]]:
     return dict(LEDUC_ENCODERS)
 
 
-class raw_env(PokerAECEnv):
+class raw_env(DealOptionAECEnv):
     metadata = {"name": "leduc_holdem_v0", "render_modes": ["ansi", "human"], "is_parallelizable": False}
 
     def __init__(self, obs_encoder: EncoderSpec = "default", render_mode: str | None = None, num_players: int = 2) -> None:
         """``num_players`` is accepted for a uniform signature; Leduc hold'em is played by exactly 2."""
-        if isinstance(num_players, bool) or num_players != 2:
-            raise ValueError(f"num_players: Leduc hold'em is played by exactly 2 players, got {num_players!r}")
+        check_two_players(num_players, "Leduc hold'em")
         game = LeducGame()
         super().__init__(game, resolve_encoder(obs_encoder, game, available_encoders()), render_leduc, render_mode)
-
-    def _new_state(self, options: dict[str, Any]) -> GameState:
-        warn_unknown_options(options, ("deal",), self.metadata["name"])
-        return self.game.new_initial_state(deal=options.get("deal"))
 
 
 env = classic_env(raw_env)

@@ -18,10 +18,10 @@ from collections.abc import Sequence
 from typing import Unpack
 
 from poker_envs._holdem_env import HoldemAECEnv
-from poker_envs.encoders.catalog import available_encoders
-from poker_envs.games.holdem_args import table_config
 from poker_envs.aec import classic_env, turn_based_env
 from poker_envs.encoders.base import EncoderSpec
+from poker_envs.encoders.catalog import available_encoders
+from poker_envs.games.holdem_args import table_config
 from poker_envs.session import SessionArguments, session_config, with_session_arguments
 
 __all__ = ["available_encoders", "env", "raw_env"]

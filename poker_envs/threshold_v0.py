@@ -16,10 +16,10 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import ParallelEnv
 
-from poker_envs.aec import PokerAECEnv, action_id, classic_env, show_text, warn_no_render_mode, warn_unknown_options
+from poker_envs.aec import DealOptionAECEnv, action_id, classic_env, show_text, warn_no_render_mode, warn_unknown_options
 from poker_envs.encoders.base import Encoder, EncoderSpec, resolve_encoder
 from poker_envs.encoders.small_games import THRESHOLD_ENCODERS
-from poker_envs.games.base import GameState, play_chance
+from poker_envs.games.base import play_chance
 from poker_envs.games.threshold import ThresholdConfig, ThresholdGame, ThresholdState
 from poker_envs.render.small_games import render_threshold
 
@@ -31,7 +31,7 @@ def available_encoders() -> dict[str, type[Encoder]]:
     return dict(THRESHOLD_ENCODERS)
 
 
-class raw_env(PokerAECEnv):
+class raw_env(DealOptionAECEnv):
     """AEC form: seats declare one after another; nobody's observation shows another's declaration.
 
     (Not marked parallelizable: only the seat to act has a non-empty action mask here; use ``parallel_env``.)
@@ -48,10 +48,6 @@ class raw_env(PokerAECEnv):
     ) -> None:
         game = ThresholdGame(ThresholdConfig(num_players=num_players, alpha=alpha))
         super().__init__(game, resolve_encoder(obs_encoder, game, available_encoders()), render_threshold, render_mode)
-
-    def _new_state(self, options: dict[str, Any]) -> GameState:
-        warn_unknown_options(options, ("deal",), NAME)
-        return self.game.new_initial_state(deal=options.get("deal"))
 
 
 env = classic_env(raw_env)

@@ -13,7 +13,7 @@ import pytest
 from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
 from poker_envs import catalog
-from poker_envs.aec import ForfeitIllegalWrapper, PokerAECEnv
+from poker_envs.aec import DealOptionAECEnv, ForfeitIllegalWrapper, PokerAECEnv
 from poker_envs.parallel import TurnBasedParallelEnv
 from poker_envs.session import SessionArguments, SessionConfig, session_config, with_session_arguments
 
@@ -130,3 +130,24 @@ def test_tournament_sessions_reach_every_holdem_variant() -> None:
         assert {"payouts", "blind_levels", "hands_per_level", "hands_per_episode"} <= set(config), entry.key
         env = tournament.build_env(entry.key, config)
         assert env.unwrapped.session_config.blind_levels and isinstance(env.unwrapped, PokerAECEnv)
+
+
+# Two different deals of each game with the reset option ``deal`` (the rules modules' card ids).
+DEALS = {"kuhn_poker_v0": ([2, 0], [0, 2]), "leduc_holdem_v0": ([4, 1, 2], [1, 4, 2]), "threshold_v0": ([70, 5], [5, 70])}
+
+
+@pytest.mark.parametrize("module", [m for m in MODULES if issubclass(m.raw_env, DealOptionAECEnv)], ids=short)
+def test_deal_option_fixes_the_cards_and_unknown_options_are_named(module: ModuleType) -> None:
+    """Kuhn, Leduc and the threshold game share one reading of reset option ``deal``: the same deal gives the same
+    observations whatever the seed, another deal others; an unknown option is warned about with the env's name."""
+    deal, other = DEALS[short(module)]
+
+    def observations(seed: int, cards: list[int]) -> list[list[float]]:
+        env = module.raw_env()
+        env.reset(seed=seed, options={"deal": cards})
+        return [env.observe(agent)["observation"].tolist() for agent in env.possible_agents]
+
+    assert observations(0, deal) == observations(1, deal) == observations(2, deal)
+    assert observations(0, deal) != observations(0, other)
+    with pytest.warns(UserWarning, match=rf"{short(module)}: reset options \['dael'\] are not used; known options: \['deal'\]"):
+        module.raw_env().reset(seed=0, options={"dael": deal})
