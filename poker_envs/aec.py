@@ -73,6 +73,15 @@ def action_id(action: Any, agent: str, num_actions: int) -> int:
     return int(action)
 
 
+RENDER_MODES = ["ansi", "human"]  # every environment renders text: "ansi" returns it, "human" prints it
+
+
+def aec_metadata(name: str) -> dict[str, Any]:
+    """The ``metadata`` of environment ``name``'s ``raw_env``: text rendering, and not parallelizable (turn-based:
+    PettingZoo's ``aec_to_parallel`` cannot convert it; the module's ``parallel_env`` is the Parallel form)."""
+    return {"name": name, "render_modes": list(RENDER_MODES), "is_parallelizable": False}
+
+
 class PokerAECEnv(AECEnv):
     """A game of ``game`` per episode (or a session of hands); ``player_i`` is seat ``i``; rewards are returns
     times ``reward_scale``.
@@ -85,7 +94,7 @@ class PokerAECEnv(AECEnv):
     instead: an eliminated agent gets its place's prize as it terminates, the rest at the episode's end.
     """
 
-    metadata: dict[str, Any] = {"name": "poker_aec", "render_modes": ["ansi", "human"], "is_parallelizable": False}
+    metadata: dict[str, Any] = aec_metadata("poker_aec")
 
     def __init__(
         self,

@@ -7,12 +7,7 @@ information-state vector of ``encoders.small_games.kuhn_infostate_vector``. Rese
 
 from __future__ import annotations
 
-from poker_envs.aec import (
-    DealOptionAECEnv,
-    check_two_players,
-    classic_env,
-    turn_based_env,
-)
+from poker_envs.aec import DealOptionAECEnv, aec_metadata, check_two_players, classic_env, turn_based_env
 from poker_envs.encoders.base import Encoder, EncoderSpec, resolve_encoder
 from poker_envs.encoders.small_games import KUHN_ENCODERS
 from poker_envs.games.kuhn import KuhnGame
@@ -25,7 +20,7 @@ def available_encoders() -> dict[str, type[Encoder]]:
 
 
 class raw_env(DealOptionAECEnv):
-    metadata = {"name": "kuhn_poker_v0", "render_modes": ["ansi", "human"], "is_parallelizable": False}
+    metadata = aec_metadata("kuhn_poker_v0")
 
     def __init__(self, obs_encoder: EncoderSpec = "default", render_mode: str | None = None, num_players: int = 2) -> None:
         """``num_players`` is accepted for a uniform signature; Kuhn poker is played by exactly 2."""

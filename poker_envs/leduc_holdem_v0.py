@@ -8,12 +8,7 @@ player 1, public card)`` (card ids 0..5, rank = id // 2) fixes the cards.
 
 from __future__ import annotations
 
-from poker_envs.aec import (
-    DealOptionAECEnv,
-    check_two_players,
-    classic_env,
-    turn_based_env,
-)
+from poker_envs.aec import DealOptionAECEnv, aec_metadata, check_two_players, classic_env, turn_based_env
 from poker_envs.encoders.base import Encoder, EncoderSpec, resolve_encoder
 from poker_envs.encoders.small_games import LEDUC_ENCODERS
 from poker_envs.games.leduc import LeducGame
@@ -26,7 +21,7 @@ def available_encoders() -> dict[str, type[Encoder]]:
 
 
 class raw_env(DealOptionAECEnv):
-    metadata = {"name": "leduc_holdem_v0", "render_modes": ["ansi", "human"], "is_parallelizable": False}
+    metadata = aec_metadata("leduc_holdem_v0")
 
     def __init__(self, obs_encoder: EncoderSpec = "default", render_mode: str | None = None, num_players: int = 2) -> None:
         """``num_players`` is accepted for a uniform signature; Leduc hold'em is played by exactly 2."""

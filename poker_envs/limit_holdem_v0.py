@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from typing import Unpack
 
 from poker_envs._holdem_env import HoldemAECEnv
-from poker_envs.aec import classic_env, turn_based_env
+from poker_envs.aec import aec_metadata, classic_env, turn_based_env
 from poker_envs.encoders.base import EncoderSpec
 from poker_envs.encoders.catalog import available_encoders
 from poker_envs.games.holdem_args import table_config
@@ -28,7 +28,7 @@ __all__ = ["available_encoders", "env", "raw_env"]
 
 
 class raw_env(HoldemAECEnv):
-    metadata = {"name": "limit_holdem_v0", "render_modes": ["ansi", "human"], "is_parallelizable": False}  # turn-based: aec_to_parallel cannot convert it
+    metadata = aec_metadata("limit_holdem_v0")
 
     @with_session_arguments
     def __init__(

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from typing import Unpack
 
 from poker_envs._holdem_env import HoldemAECEnv
-from poker_envs.aec import classic_env, turn_based_env
+from poker_envs.aec import aec_metadata, classic_env, turn_based_env
 from poker_envs.encoders.base import Encoder, EncoderSpec
 from poker_envs.encoders.holdem_default import HoldemDefaultEncoder
 from poker_envs.games.holdem_args import table_config
@@ -30,7 +30,7 @@ def available_encoders() -> dict[str, type[Encoder]]:
 
 
 class raw_env(HoldemAECEnv):
-    metadata = {"name": "omaha_v0", "render_modes": ["ansi", "human"], "is_parallelizable": False}
+    metadata = aec_metadata("omaha_v0")
 
     @with_session_arguments
     def __init__(

@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
-from poker_envs.aec import PokerAECEnv, classic_env, turn_based_env, warn_unknown_options
+from poker_envs.aec import PokerAECEnv, aec_metadata, classic_env, turn_based_env, warn_unknown_options
 from poker_envs.encoders.base import EncoderSpec, resolve_encoder
 from poker_envs.encoders.history import history_option
 from poker_envs.encoders.public import TablePosition, public_space
@@ -45,7 +45,7 @@ def available_encoders() -> dict[str, type]:
 
 
 class raw_env(PokerAECEnv):
-    metadata = {"name": "push_fold_v0", "render_modes": ["ansi", "human"], "is_parallelizable": False}
+    metadata = aec_metadata("push_fold_v0")
 
     def __init__(
         self,

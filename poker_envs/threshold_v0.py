@@ -16,7 +16,8 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import ParallelEnv
 
-from poker_envs.aec import DealOptionAECEnv, action_id, classic_env, show_text, warn_no_render_mode, warn_unknown_options
+from poker_envs.aec import (DealOptionAECEnv, action_id, aec_metadata, classic_env, show_text, warn_no_render_mode,
+                            warn_unknown_options)
 from poker_envs.encoders.base import Encoder, EncoderSpec, resolve_encoder
 from poker_envs.encoders.small_games import THRESHOLD_ENCODERS
 from poker_envs.games.base import play_chance
@@ -37,7 +38,7 @@ class raw_env(DealOptionAECEnv):
     (Not marked parallelizable: only the seat to act has a non-empty action mask here; use ``parallel_env``.)
     """
 
-    metadata = {"name": NAME, "render_modes": ["ansi", "human"], "is_parallelizable": False}
+    metadata = aec_metadata(NAME)
 
     def __init__(
         self,
@@ -56,7 +57,7 @@ env = classic_env(raw_env)
 class parallel_env(ParallelEnv):
     """Parallel form: one ``step({agent: action})`` with every agent's declaration ends the game."""
 
-    metadata = {"name": NAME, "render_modes": ["ansi", "human"], "is_parallelizable": True}
+    metadata = {**aec_metadata(NAME), "is_parallelizable": True}
 
     def __init__(
         self,
