@@ -66,17 +66,14 @@ class parallel_env(ParallelEnv):
         obs_encoder: EncoderSpec = "default",
         render_mode: str | None = None,
     ) -> None:
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode {render_mode!r} is not one of {self.metadata['render_modes']} or None")
-        self.game = ThresholdGame(ThresholdConfig(num_players=num_players, alpha=alpha))
-        self.encoder = resolve_encoder(obs_encoder, self.game, available_encoders())
+        aec = raw_env(num_players, alpha, obs_encoder, render_mode)  # the AEC form's checks, game, encoder and spaces
+        self.game = aec.game
+        self.encoder = aec.encoder
         self.render_mode = render_mode
-        self.possible_agents = [f"player_{i}" for i in range(num_players)]
+        self.possible_agents = aec.possible_agents[:]
         self.agents: list[str] = []
-        self._obs_space = spaces.Dict(
-            {"observation": self.encoder.observation_space, "action_mask": spaces.Box(0, 1, shape=(2,), dtype=np.int8)}
-        )
-        self._act_space = spaces.Discrete(2)
+        self._obs_space = aec.observation_space(self.possible_agents[0])
+        self._act_space = aec.action_space(self.possible_agents[0])
         self._rng = np.random.default_rng()
         self.state: ThresholdState | None = None
 
