@@ -4,6 +4,7 @@ coerced in silence. Also the positive side: card strings work wherever a card do
 from __future__ import annotations
 
 import warnings
+from fractions import Fraction
 
 import numpy as np
 import pytest
@@ -188,13 +189,15 @@ def test_card_strings_work_wherever_a_card_does() -> None:
 
 
 # bet_sizing --------------------------------------------------------------------------------------------
-@pytest.mark.parametrize("sizing", [(True,), (0.5, True), {0.5: 1}, {"half": 0.5}, (0.5, "1"), 0.5])
-def test_bet_sizing_of_bools_dicts_and_strings_is_refused(sizing: object) -> None:
-    with pytest.raises(ValueError, match=r"bet_sizing must be 'abstract', 'chips' or a tuple of pot fractions"):
+@pytest.mark.parametrize("sizing", [(True,), (0.5, True), {0.5: 1}, {"half": 0.5}, (0.5, "half"), 0.5, (0.5, None)])
+def test_bet_sizing_of_bools_dicts_and_words_is_refused(sizing: object) -> None:
+    with pytest.raises(ValueError, match=r"bet_sizing (must be 'abstract', 'chips' or a tuple of pot fractions|pot fraction)"):
         nolimit_holdem_v0.env(bet_sizing=sizing)
     with pytest.raises(ValueError, match="bet_sizing"):
         HoldemConfig(bet_sizing=sizing)
-    assert HoldemConfig(bet_sizing=[0.5, 1]).bet_sizing == (0.5, 1.0)  # a list of numbers is fine
+    # a list of numbers is fine, and so are ratios written as strings: every fraction is kept exact
+    assert HoldemConfig(bet_sizing=[0.5, 1]).bet_sizing == (Fraction(1, 2), Fraction(1))
+    assert HoldemConfig(bet_sizing=(0.5, "1", "3/2")).bet_sizing == (Fraction(1, 2), Fraction(1), Fraction(3, 2))
 
 
 def test_chips_sizing_refuses_stacks_that_would_need_a_huge_action_space() -> None:
