@@ -114,21 +114,21 @@ class DealLayout:
 
 
 def deal_layout(env: Any) -> DealLayout:
-    """The ``DealLayout`` of a raw env's rules (hold'em's deck may be a short deck)."""
+    """The ``DealLayout`` of a raw env's rules. The deal's size is the rules' own ``deal_size`` (hold'em family:
+    hole cards per seat x seats + the board's cards, from its configuration, so Omaha deals 4 per seat) and its
+    cards the rules' deck (a short deck: 36 cards), so every rotation of a deal gets every card from the deal."""
     from poker_envs.games.holdem import HoldemGame
     from poker_envs.games.push_fold import PushFoldGame
 
     base = env.unwrapped
     game = base.game
-    n = game.num_players
     session = getattr(base, "session_config", None)
     hands = session.hands_per_episode if session is not None and session.is_session else 0
-    option = "decks" if hands else "deck"
-    if isinstance(game, HoldemGame):
-        return DealLayout(option, np.asarray(getattr(game, "deck", np.arange(52))), 2 * n + 5, True, max(hands, 1))
-    if isinstance(game, PushFoldGame):
-        return DealLayout(option, np.arange(52), 2 * n + 5, False, max(hands, 1))
-    return DealLayout("deal", np.arange(game.num_cards), game.deal_size, False)  # Leduc, Kuhn, threshold
+    deck = getattr(game, "deck", None)
+    cards = np.asarray(deck if deck is not None else np.arange(game.num_cards), dtype=np.int64)
+    if isinstance(game, HoldemGame | PushFoldGame):  # reset option "deck" (a dealing order), or "decks" in sessions
+        return DealLayout("decks" if hands else "deck", cards, game.deal_size, isinstance(game, HoldemGame), max(hands, 1))
+    return DealLayout("deal", cards, game.deal_size, False)  # Leduc, Kuhn, threshold
 
 
 # ---- playing ------------------------------------------------------------------------------------

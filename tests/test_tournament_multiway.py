@@ -156,3 +156,49 @@ def test_short_deck_deals_come_from_its_36_cards():
     copies = [named(RandomAgent(), f"r{i}") for i in range(6)]
     result = run_tournament("shortdeck", copies, hands=60, seed=8, players=6, progress=False)
     assert np.all(result.agent_mean == 0.0)
+
+
+def _cards_by_seat(game: str, players: int, seed: int) -> list[tuple[list[list[int]], list[int]]]:
+    """Every rotation of one duplicate deal played to showdown (everyone checks or calls) from the tournament's
+    own reset options, each rotation reset with a different seed so only the fixed deal can make the cards
+    agree: the hole cards of every seat and the board, per rotation."""
+    from agent_zoo.tournament import BlockTask, block_hands, build_env, deal_layout
+
+    env = build_env(game, players=players)
+    task = BlockTask(0, game, {"num_players": players}, ("a", "b"), 0, np.zeros((1, players), dtype=np.int64),
+                     np.random.SeedSequence(seed), False)
+    hands, _ = block_hands(task, deal_layout(env))
+    assert len(hands) == players  # one deal, once per rotation
+    seen = []
+    for rotation, spec in enumerate(hands):
+        env.reset(seed=1000 * seed + rotation, options=dict(spec.options))
+        for agent in env.agent_iter():
+            _, _, terminated, truncated, _ = env.last()
+            env.step(None if terminated or truncated else 1)  # 1: check or call
+        state = env.unwrapped.state
+        seen.append(([list(h) for h in state.hole], list(state.board)))
+    return seen
+
+
+@pytest.mark.parametrize("players", [2, 6])
+def test_every_rotation_of_an_omaha_deal_sees_the_same_cards(players):
+    # Omaha deals 4 hole cards a seat + 5 board: 13 cards heads-up, 29 at 6-max. A deal that fixed fewer (the
+    # hold'em count, 2 a seat) would leave cards to each reset's own shuffle, and the rotations would differ.
+    for seed in range(3):
+        seen = _cards_by_seat("omaha", players, seed)
+        holes, board = seen[0]
+        assert len(board) == 5 and all(len(h) == 4 for h in holes) and len(holes) == players
+        assert len({c for h in holes for c in h} | set(board)) == 4 * players + 5
+        for rotation_holes, rotation_board in seen[1:]:
+            assert rotation_holes == holes and rotation_board == board
+
+
+@pytest.mark.parametrize("game, size", [("omaha", 13), ("nolimit", 9), ("shortdeck", 9), ("push_fold", 9),
+                                        ("leduc", 3), ("kuhn", 2), ("threshold", 2)])
+def test_deal_size_is_the_rules_deal(game, size):
+    from agent_zoo.tournament import build_env, deal_layout
+
+    assert deal_layout(build_env(game)).size == size
+    six = {"omaha": 29, "nolimit": 17, "shortdeck": 17, "push_fold": 17, "threshold": 6}
+    if game in six:
+        assert deal_layout(build_env(game, players=6)).size == six[game]

@@ -195,18 +195,20 @@ def hand_class_name(index: int) -> str:
 # The game -------------------------------------------------------------------------------------------
 class PushFoldGame(Game):
     num_distinct_actions = 2
+    num_cards = NUM_CARDS  # cards in the deck
 
     def __init__(self, config: PushFoldConfig | None = None) -> None:
         self.config = config or PushFoldConfig()
         self.num_players = self.config.num_players
         self.max_game_length = self.num_players
         self.name = f"push_fold_{self.num_players}p"
+        self.deal_size = 2 * self.num_players + 5  # cards a ``deck`` fixes: two per seat, then the board
 
     def new_initial_state(self, deck: Sequence[int] | None = None) -> PushFoldState:
         """Root chance node; ``deck`` fixes the deal order (2 cards per seat, then the 5 board cards)."""
         state = PushFoldState(self.config)
         if deck is not None:
-            state.deck = check_deck(deck, 2 * self.num_players + 5)
+            state.deck = check_deck(deck, self.deal_size)
         return state
 
 
