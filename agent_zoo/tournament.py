@@ -43,12 +43,20 @@ from agent_zoo.tournament_report import Z95, TournamentResult, finite_list, shor
 from poker_envs import catalog
 
 __all__ = ["Z95", "TournamentResult", "build_env", "check_env_config", "env_config_keys", "main", "play_block",
-           "run_tournament", "short_label"]
+           "run_tournament", "short_label", "vector_games", "vector_session_games"]
 
 ENGINES = ("aec", "vector")
-VECTOR_GAMES = ("nolimit", "limit", "leduc", "kuhn")  # games the batched engine plays
-VECTOR_SESSION_GAMES = ("nolimit", "limit")  # games it plays sessions of (and gives the public betting state)
 AIVAT_STREAM = 1 << 16  # key of the seat-seed child that AIVAT's sampled boards draw from (no seat has it)
+
+
+def vector_games() -> list[str]:
+    """The games ``--engine vector`` plays: every catalog game with a batched engine (``GameEntry.vector_factory``)."""
+    return catalog.keys(vector=True)
+
+
+def vector_session_games() -> list[str]:
+    """The games whose sessions (and public betting state) the batched engine plays: its hold'em family."""
+    return catalog.keys(family="holdem", vector=True)
 
 
 def table_size(game: str, env_config: dict[str, Any] | None = None, players: int | None = None) -> int:
@@ -223,7 +231,7 @@ def _vector_engine(game: str, env_config: dict[str, Any], num_tables: int) -> An
 
     entry = catalog.game(game)
     config = {**dict(entry.heads_up), **env_config}
-    if game in VECTOR_SESSION_GAMES:  # hold'em: the public betting state too, for the agents that read it
+    if entry.family == "holdem":  # hold'em: the public betting state too, for the agents that read it
         config["public"] = True
     return vector.make(entry.env_module.removesuffix("_v0"), num_envs=num_tables, **config)
 
@@ -407,8 +415,8 @@ def session_config(
 def _check_engine(engine: str, game: str, env_config: dict[str, Any]) -> None:
     if engine not in ENGINES:
         raise ValueError(f"engine must be one of {list(ENGINES)}, got {engine!r}")
-    if engine == "vector" and game not in VECTOR_GAMES:
-        raise ValueError(f"engine 'vector': the batched engine plays {', '.join(VECTOR_GAMES)}, not {game}")
+    if engine == "vector" and game not in vector_games():
+        raise ValueError(f"engine 'vector': the batched engine plays {', '.join(vector_games())}, not {game}")
 
 
 def run_tournament(
@@ -438,7 +446,7 @@ def run_tournament(
     """Duplicate tournament of ``agents`` (registry specs or Agent objects) on ``game``; see the module doc.
 
     ``hands``: hands per match (per set of agents at the table), a multiple of the seats; ``players``: seats
-    (default: ``env_config["num_players"]`` or 2); ``engine``: "aec" or "vector" (hold'em, Leduc, Kuhn);
+    (default: ``env_config["num_players"]`` or 2); ``engine``: "aec" or "vector" (every game with a batched engine, ``vector_games``);
     ``tables``: tables in lockstep per worker; ``max_lineups``: most sets of agents when there are more
     agents than seats (``agent_zoo.lineups``).
 
@@ -465,8 +473,8 @@ def run_tournament(
     if n > 2 or "num_players" in env_config:
         env_config["num_players"] = n
     env_config = session_config(game, n, env_config, hands_per_episode, rebuy, sit_and_go)
-    if engine != "aec" and env_config.get("hands_per_episode", 1) > 1 and game not in VECTOR_SESSION_GAMES:
-        raise ValueError(f"engine 'vector' plays sessions (hands_per_episode, sit_and_go) of {', '.join(VECTOR_SESSION_GAMES)} "
+    if engine != "aec" and env_config.get("hands_per_episode", 1) > 1 and game not in vector_session_games():
+        raise ValueError(f"engine 'vector' plays sessions (hands_per_episode, sit_and_go) of {', '.join(vector_session_games())} "
                          f"only; {game} sessions need engine 'aec'")
     if hands < n or hands % n:
         even = " (an even number >= 2)" if n == 2 else ""
@@ -608,7 +616,7 @@ def build_parser() -> argparse.ArgumentParser:
     cli.add_seed(parser, what="the deals and line-ups")
     cli.add_workers(parser, what=" on this machine")
     parser.add_argument("--backend", choices=["process", "ray"], default="process", help="how --workers are run")
-    parser.add_argument("--engine", choices=ENGINES, default="aec", help="AEC environments or the batched engine (hold'em, Leduc, Kuhn)")
+    parser.add_argument("--engine", choices=ENGINES, default="aec", help=f"AEC environments or the batched engine ({', '.join(vector_games())})")
     parser.add_argument("--tables", type=int, default=64, help="tables played in lockstep per worker")
     parser.add_argument("--max-lineups", type=int, default=500, help="most sets of agents when there are more agents than seats")
     parser.add_argument("--block-deals", type=int, default=250,

@@ -96,8 +96,6 @@ def test_cli_players_outputs_and_clear_errors(capsys, tmp_path):
         run_tournament("nolimit", ["random", "fold"], hands=6, players=3, env_config={"num_players": 4}, progress=False)
     with pytest.raises(ValueError, match="multiple of the 6 seats"):
         run_tournament("nolimit", ["random", "fold"], hands=8, players=6, progress=False)
-    with pytest.raises(ValueError, match="batched engine plays nolimit, limit, leduc, kuhn, not push_fold"):
-        run_tournament("push_fold", ["random", "fold"], hands=6, players=3, engine="vector", progress=False)
 
 
 @pytest.mark.slow
