@@ -23,7 +23,7 @@ from pathlib import Path
 
 from agent_zoo import cli
 from agent_zoo.registry import make_agent
-from agent_zoo.tournament import TournamentResult, build_env, run_tournament, short_label
+from agent_zoo.tournament import TournamentConfig, TournamentResult, build_env, run_tournament, short_label
 from poker_envs import catalog
 
 
@@ -211,10 +211,10 @@ def main(argv: Sequence[str] | None = None) -> dict[str, TournamentResult]:
         print(f"\n== {lineup.name} ({seats} seats): {', '.join(short_label(a) for a in agents)}; {hands} {what}"
               + (f" ({how})" if how else ""))
         try:
-            result = run_tournament(
-                lineup.game, agents, hands=hands, seed=args.seed, workers=args.workers, env_config=config,
+            result = run_tournament(TournamentConfig(
+                game=lineup.game, agents=agents, hands=hands, seed=args.seed, workers=args.workers, env_config=config,
                 progress=not args.no_progress, players=seats, sit_and_go=lineup.sit_and_go,
-            )
+            ))
         except Exception as exc:  # one broken game must not hide the others' results; reported and exit 1
             notes.append(f"{lineup.name}: tournament FAILED: {type(exc).__name__}: {exc}")
             failed = True

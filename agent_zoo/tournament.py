@@ -5,7 +5,8 @@ played once per rotation of the n seats, so every agent gets every seat's cards 
 card luck cancels. Who sits at the table (fewer agents than seats: the table is filled by cycling through the
 agents; more: every set of n agents is a match, heads-up the round robin) is ``agent_zoo.lineups``; how the
 per-deal results become per-agent and pairwise numbers is ``agent_zoo.tournament_report``. Hands are played
-by ``agent_zoo.runner`` (many tables in lockstep, AEC environments or the batched engine).
+by ``agent_zoo.runner`` (many tables in lockstep, AEC environments or the batched engine). What to play is one
+frozen ``TournamentConfig`` (``agent_zoo.tournament_config``), played by ``run_tournament(config)``.
 
 Reproducibility: the master seed gives one ``SeedSequence`` per deal (by the deal's index) and from it the
 cards and one Generator per seat; every rotation of the deal reuses the same seat Generators' seeds, so
@@ -39,39 +40,14 @@ from agent_zoo.registry import make_agent, spec_env_options
 from agent_zoo.runner import HandOutcome, HandSpec, child_seed, play_aec, play_vector
 from agent_zoo.stats import StyleCounts
 from agent_zoo.tournament_checkpoint import Checkpoint
+from agent_zoo.tournament_config import ENGINES, TournamentConfig, table_size, vector_games, vector_session_games
 from agent_zoo.tournament_report import Z95, TournamentResult, finite_list, short_label, summarise
 from poker_envs import catalog
 
-__all__ = ["Z95", "TournamentResult", "build_env", "check_env_config", "env_config_keys", "main", "play_block",
-           "run_tournament", "short_label", "vector_games", "vector_session_games"]
+__all__ = ["Z95", "TournamentConfig", "TournamentResult", "build_env", "check_env_config", "env_config_keys", "main",
+           "play_block", "run_tournament", "short_label", "table_size", "vector_games", "vector_session_games"]
 
-ENGINES = ("aec", "vector")
 AIVAT_STREAM = 1 << 16  # key of the seat-seed child that AIVAT's sampled boards draw from (no seat has it)
-
-
-def vector_games() -> list[str]:
-    """The games ``--engine vector`` plays: every catalog game with a batched engine (``GameEntry.vector_factory``)."""
-    return catalog.keys(vector=True)
-
-
-def vector_session_games() -> list[str]:
-    """The games whose sessions (and public betting state) the batched engine plays: its hold'em family."""
-    return catalog.keys(family="holdem", vector=True)
-
-
-def table_size(game: str, env_config: dict[str, Any] | None = None, players: int | None = None) -> int:
-    """The seats of a tournament table: ``players``, else ``env_config["num_players"]``, else 2; checked
-    against the catalog's range for ``game``."""
-    entry = catalog.game(game)
-    configured = (env_config or {}).get("num_players")
-    if players is not None and configured is not None and players != configured:
-        raise ValueError(f"players={players} disagrees with env_config num_players={configured}; give one of them")
-    n = players if players is not None else configured if configured is not None else 2
-    lo, hi = entry.players
-    if isinstance(n, bool) or not isinstance(n, int) or not lo <= n <= hi:
-        seats = f"exactly {lo}" if lo == hi else f"an integer from {lo} to {hi}"
-        raise ValueError(f"players must be {seats} for {game}, got {n!r}")
-    return n
 
 
 def env_config_keys(game: str) -> tuple[str, ...]:
@@ -412,82 +388,37 @@ def session_config(
     return config
 
 
-def _check_engine(engine: str, game: str, env_config: dict[str, Any]) -> None:
-    if engine not in ENGINES:
-        raise ValueError(f"engine must be one of {list(ENGINES)}, got {engine!r}")
-    if engine == "vector" and game not in vector_games():
-        raise ValueError(f"engine 'vector': the batched engine plays {', '.join(vector_games())}, not {game}")
+def run_tournament(config: TournamentConfig) -> TournamentResult:
+    """Play the duplicate tournament ``config`` describes (``TournamentConfig``; see the module doc).
 
-
-def run_tournament(
-    game: str,
-    agents: Sequence[str | Agent],
-    hands: int = 2000,
-    seed: int = 0,
-    workers: int = 1,
-    backend: str = "process",
-    env_config: dict[str, Any] | None = None,
-    block_deals: int = 250,
-    progress: bool = True,
-    style: bool = True,
-    players: int | None = None,
-    engine: str = "aec",
-    tables: int = 64,
-    max_lineups: int = 500,
-    hands_per_episode: int = 1,
-    rebuy: bool = False,
-    sit_and_go: bool = False,
-    checkpoint: str | Path | None = None,
-    resume: bool = False,
-    log_dir: str | Path | None = None,
-    variance_reduction: str = "none",
-    ratings: bool = False,
-) -> TournamentResult:
-    """Duplicate tournament of ``agents`` (registry specs or Agent objects) on ``game``; see the module doc.
-
-    ``hands``: hands per match (per set of agents at the table), a multiple of the seats; ``players``: seats
-    (default: ``env_config["num_players"]`` or 2); ``engine``: "aec" or "vector" (every game with a batched engine, ``vector_games``);
-    ``tables``: tables in lockstep per worker; ``max_lineups``: most sets of agents when there are more
-    agents than seats (``agent_zoo.lineups``).
-
-    Sessions (hold'em, push/fold; hold'em on the batched engine too): ``hands_per_episode`` > 1 plays cash sessions of that many hands
-    (``rebuy``: stacks topped up every hand), results in reward per hand played; ``sit_and_go`` plays each
-    episode down to one stack with blind levels and payouts (``session_config``), results in prize per
-    sit-and-go, with finishing places. Then ``hands`` counts episodes (sessions) per match.
+    Sessions (hold'em, push/fold; hold'em on the batched engine too): ``hands_per_episode`` > 1 plays cash
+    sessions of that many hands (``rebuy``: stacks topped up every hand), results in reward per hand played;
+    ``sit_and_go`` plays each episode down to one stack with blind levels and payouts (``session_config``),
+    results in prize per sit-and-go, with finishing places. Then ``hands`` counts episodes (sessions) per match.
 
     ``checkpoint``: a file (``agent_zoo.tournament_checkpoint``) that gets every block's result as the block
     finishes; with ``resume`` the blocks already in it are not played again (the result is the same as an
-    uninterrupted run's). ``log_dir``: agents that log their decisions (language models) write one JSON-lines
-    file per agent and block there. Agents that need environment options (``Agent.env_options``) get
-    environments built with them.
+    uninterrupted run's). Agents that need environment options (``Agent.env_options``) get environments built
+    with them.
 
     ``variance_reduction="aivat"`` (one-hand episodes, either engine) also reports every mean and interval
     corrected by AIVAT's control variates (``agent_zoo.aivat``, ``TournamentResult.aivat``): chance terms for
     everyone, decision terms for the agents that give ``action_probabilities`` (the others are named in
     ``aivat["chance_only"]``).
     """
-    if len(agents) < 2:
-        raise ValueError(f"agents: a tournament needs at least two agents, got {len(agents)}")
-    env_config = dict(env_config or {})
-    n = table_size(game, env_config, players)
+    if not isinstance(config, TournamentConfig):
+        raise TypeError(f"run_tournament takes a TournamentConfig, got {type(config).__name__}")
+    cfg = config
+    game, agents, engine, seed, hands, style = cfg.game, cfg.agents, cfg.engine, cfg.seed, cfg.hands, cfg.style
+    env_config = dict(cfg.env_config)
+    n = cfg.seats
     if n > 2 or "num_players" in env_config:
         env_config["num_players"] = n
-    env_config = session_config(game, n, env_config, hands_per_episode, rebuy, sit_and_go)
+    env_config = session_config(game, n, env_config, cfg.hands_per_episode, cfg.rebuy, cfg.sit_and_go)
     if engine != "aec" and env_config.get("hands_per_episode", 1) > 1 and game not in vector_session_games():
         raise ValueError(f"engine 'vector' plays sessions (hands_per_episode, sit_and_go) of {', '.join(vector_session_games())} "
                          f"only; {game} sessions need engine 'aec'")
-    if hands < n or hands % n:
-        even = " (an even number >= 2)" if n == 2 else ""
-        raise ValueError(f"hands must be a multiple of the {n} seats{even}: each deal is played once per seat rotation; got {hands}")
-    for name, value in (("workers", workers), ("block_deals", block_deals), ("tables", tables), ("max_lineups", max_lineups)):
-        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-            raise ValueError(f"{name} must be an integer >= 1, got {value!r}")
-    if backend not in ("process", "ray"):
-        raise ValueError(f"backend must be 'process' or 'ray', got {backend!r}")
-    _check_engine(engine, game, env_config)
-    if variance_reduction not in VARIANCE_REDUCTIONS:
-        raise ValueError(f"variance_reduction must be one of {list(VARIANCE_REDUCTIONS)}, got {variance_reduction!r}")
-    if variance_reduction == "aivat" and env_config.get("hands_per_episode", 1) > 1:
+    if cfg.variance_reduction == "aivat" and env_config.get("hands_per_episode", 1) > 1:
         raise ValueError("variance_reduction 'aivat' corrects one-hand episodes, not sessions; got hands_per_episode "
                          f"{env_config['hands_per_episode']}")
     needs: dict[str, Any] = {}  # environment options the agents need (Agent.env_options, the registry's entries)
@@ -520,34 +451,32 @@ def run_tournament(
     if engine == "vector":
         _vector_engine(game, env_config, 1)  # its configuration errors before any hand
     lineup_seq, deals_seq = np.random.SeedSequence(seed).spawn(2)
-    _, lineups = seating.schedule(len(agents), n, hands // n, max_lineups, np.random.default_rng(lineup_seq))
+    _, lineups = seating.schedule(len(agents), n, hands // n, cfg.max_lineups, np.random.default_rng(lineup_seq))
     tasks = [
-        BlockTask(b, game, env_config, tuple(agents), lo, lineups[lo : lo + block_deals], deals_seq, style, engine, tables)
-        for b, lo in enumerate(range(0, len(lineups), block_deals))
+        BlockTask(b, game, env_config, tuple(agents), lo, lineups[lo : lo + cfg.block_deals], deals_seq, style, engine, cfg.tables)
+        for b, lo in enumerate(range(0, len(lineups), cfg.block_deals))
     ]
-    if log_dir is not None:
-        tasks = [dataclasses.replace(t, log_dir=str(log_dir)) for t in tasks]
+    if cfg.log_dir is not None:
+        tasks = [dataclasses.replace(t, log_dir=str(cfg.log_dir)) for t in tasks]
     chance_only: list[str] = []
-    if variance_reduction == "aivat":
+    if cfg.variance_reduction == "aivat":
         tasks = [dataclasses.replace(t, variance_reduction="aivat") for t in tasks]
         chance_only = policy_unknown(agents, names, build_env(game, env_config), seed)
-        if chance_only and progress:
+        if chance_only and cfg.progress:
             import sys
 
             print(aivat_note(chance_only), file=sys.stderr)
     store = None
-    if checkpoint is not None:
+    if cfg.checkpoint is not None:
         header = {"game": game, "agents": names, "hands": hands, "seed": seed, "env_config": env_config, "players": n,
-                  "engine": engine, "block_deals": block_deals, "max_lineups": max_lineups, "style": style}
-        if variance_reduction != "none":  # (checkpoints of plain tournaments keep their header)
-            header["variance_reduction"] = variance_reduction
-        store = Checkpoint(checkpoint, header, resume)
-    elif resume:
-        raise ValueError("resume: give the checkpoint file to resume from")
+                  "engine": engine, "block_deals": cfg.block_deals, "max_lineups": cfg.max_lineups, "style": style}
+        if cfg.variance_reduction != "none":  # (checkpoints of plain tournaments keep their header)
+            header["variance_reduction"] = cfg.variance_reduction
+        store = Checkpoint(cfg.checkpoint, header, cfg.resume)
     done = {k: BlockResult.from_json(b) for k, b in store.done.items()} if store is not None else {}
     on_result = (lambda r: store.add(r.to_json())) if store is not None else None
-    counted = "sit-and-go" if sit_and_go else "session" if env_config.get("hands_per_episode", 1) > 1 else "hand"
-    blocks = _run_tasks(tasks, workers, backend, int(lineups.size), progress, counted, done, on_result)
+    counted = "sit-and-go" if cfg.sit_and_go else "session" if env_config.get("hands_per_episode", 1) > 1 else "hand"
+    blocks = _run_tasks(tasks, cfg.workers, cfg.backend, int(lineups.size), cfg.progress, counted, done, on_result)
     values = np.concatenate([r.values for r in blocks])
     agent_mean, agent_ci, agent_deals, mean, ci = summarise(values)
     counts = {name: StyleCounts() for name in names}
@@ -564,10 +493,10 @@ def run_tournament(
             for key, value in c.items():
                 counters.setdefault(name, {})[key] = counters.get(name, {}).get(key, 0) + value
     aivat = None
-    if variance_reduction == "aivat":
+    if cfg.variance_reduction == "aivat":
         a_mean, a_ci, _, p_mean, p_ci = summarise(np.concatenate([r.aivat for r in blocks]))  # type: ignore[misc]
         aivat = {"agent_mean": a_mean, "agent_ci95": a_ci, "mean": p_mean, "ci95": p_ci, "chance_only": chance_only}
-    board = rate(names, values) if ratings else None
+    board = rate(names, values) if cfg.ratings else None
     return TournamentResult(
         game, unit, names, hands, seed, mean, ci, summary, counts, n, agent_mean, agent_ci, agent_deals,
         int(env_config.get("hands_per_episode", 1)), places, counters, aivat, board,
@@ -671,9 +600,9 @@ def main(argv: Sequence[str] | None = None) -> TournamentResult:
         parser.error(f"argument --resume: no such folder {args.resume!r}")
     checkpoint = Path(out) / f"tournament_{args.game}.checkpoint.jsonl" if out is not None else None
     try:
-        result = run_tournament(
-            args.game,
-            args.agents,
+        config = TournamentConfig(
+            game=args.game,
+            agents=args.agents,
             hands=args.hands,
             seed=args.seed,
             workers=args.workers,
@@ -694,6 +623,7 @@ def main(argv: Sequence[str] | None = None) -> TournamentResult:
             variance_reduction=args.variance_reduction,
             ratings=args.ratings,
         )
+        result = run_tournament(config)
     except (ValueError, RuntimeError) as exc:
         kept = f" (finished blocks are kept: rerun with --resume {out})" if checkpoint is not None and checkpoint.exists() else ""
         parser.exit(2, f"{parser.prog}: error: {exc}{kept}\n")

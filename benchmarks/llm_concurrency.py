@@ -29,7 +29,7 @@ import time
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))  # this checkout's packages, not an installed copy
 
 from agent_zoo.llm.config import TRANSPORTS  # noqa: E402
-from agent_zoo.tournament import run_tournament  # noqa: E402
+from agent_zoo.tournament import TournamentConfig, run_tournament  # noqa: E402
 
 
 def cell(url: str, tables: int, concurrency: int, hands: int, workers: int = 1,
@@ -38,8 +38,8 @@ def cell(url: str, tables: int, concurrency: int, hands: int, workers: int = 1,
     spec = f"llm:bench@{url},concurrency={concurrency},transport={transport}"
     start = time.perf_counter()
     block = 10_000 if workers == 1 else max(1, hands // 6 // (3 * workers))  # deals per block: each worker gets some
-    result = run_tournament("nolimit", [spec, "heuristic", "random"], hands=hands, players=6, seed=1, tables=tables,
-                            block_deals=block, workers=workers, progress=False, style=False)
+    result = run_tournament(TournamentConfig(game="nolimit", agents=[spec, "heuristic", "random"], hands=hands, players=6, seed=1, tables=tables,
+                            block_deals=block, workers=workers, progress=False, style=False))
     return int(result.counters[spec]["decisions"]), time.perf_counter() - start
 
 

@@ -22,7 +22,7 @@ import time
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))  # this checkout's packages, not an installed copy
 
 from agent_zoo.agent import RandomAgent  # noqa: E402
-from agent_zoo.tournament import run_tournament  # noqa: E402
+from agent_zoo.tournament import TournamentConfig, run_tournament  # noqa: E402
 
 CELLS = {
     "6max random x6 (aec)": dict(game="nolimit", players=6, agents=[f"r{i}" for i in range(6)], engine="aec"),
@@ -48,10 +48,10 @@ def agents_of(names: list[str]) -> list:
 def run_here(cell: dict, hands: int, workers: int, tables: int) -> float:
     hands -= hands % cell["players"]
     start = time.perf_counter()
-    run_tournament(
-        cell["game"], agents_of(cell["agents"]), hands=hands, seed=0, workers=workers, players=cell["players"],
+    run_tournament(TournamentConfig(
+        game=cell["game"], agents=agents_of(cell["agents"]), hands=hands, seed=0, workers=workers, players=cell["players"],
         engine=cell["engine"], tables=tables, progress=False, block_deals=max(1, hands // cell["players"] // (2 * workers)),
-    )
+    ))
     return hands / (time.perf_counter() - start)
 
 

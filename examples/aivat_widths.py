@@ -14,7 +14,7 @@ from pathlib import Path
 
 from agent_zoo import cli
 
-from agent_zoo.tournament import run_tournament
+from agent_zoo.tournament import TournamentConfig, run_tournament
 
 MATCHES = (  # (label, game, agents, hands per seed, players, seeds)
     ("(a) push_fold vs random", "push_fold", ["push_fold", "random"], 2000, 2, (1, 2, 3)),
@@ -40,8 +40,8 @@ def main(argv: Sequence[str] | None = None) -> None:
         for seed in args.seeds or seeds:
             if (label, seed) in done:
                 continue
-            r = run_tournament(game, agents, hands=hands, seed=seed, players=players, progress=False,
-                               variance_reduction="aivat")
+            r = run_tournament(TournamentConfig(game=game, agents=agents, hands=hands, seed=seed, players=players, progress=False,
+                               variance_reduction="aivat"))
             a = r.aivat
             assert a is not None
             for i, name in enumerate(r.agents):

@@ -41,7 +41,7 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     from agent_zoo.clustering.learners import SPEC_107
     from agent_zoo.clustering.play import play_hands, style
     from agent_zoo.clustering.rule_based import AGENTS, make_rule_agent
-    from agent_zoo.tournament import run_tournament
+    from agent_zoo.tournament import TournamentConfig, run_tournament
 
     torch.set_num_threads(args.threads)
     out = cli.out_dir(args.out)
@@ -70,9 +70,9 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     print(f"cluster {first} ({', '.join(members)}) saved as {path}")
     agents = [f"cluster:{path}", *members[:2], "rule:C" if "rule:C" not in members else "rule:A", "random"]
     agents = list(dict.fromkeys(agents))  # keep order, drop repeats
-    tournament = run_tournament(
-        "limit", agents, hands=args.tournament_hands, seed=args.seed, env_config={"obs_encoder": "flat107"}, progress=False
-    )
+    tournament = run_tournament(TournamentConfig(
+        game="limit", agents=agents, hands=args.tournament_hands, seed=args.seed, env_config={"obs_encoder": "flat107"}, progress=False
+    ))
     print(tournament.table())
     print(f"{time.perf_counter() - start:.0f} s in all")
     return {"labels": np.asarray(result.labels), "names": data.names, "tournament": tournament, "policy": path}

@@ -40,7 +40,7 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
 
     from agent_zoo.cnn.config import PRESETS
     from agent_zoo.cnn.train import Trainer
-    from agent_zoo.tournament import run_tournament
+    from agent_zoo.tournament import TournamentConfig, run_tournament
 
     torch.set_num_threads(args.threads)
     start = time.perf_counter()
@@ -54,7 +54,7 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     paths = Trainer(cfg, cli.out_dir(args.out), show_progress=not args.no_progress).run(args.generations)
     print(f"{len(paths)} generations in {args.out} ({time.perf_counter() - start:.0f} s)")
     agents = ["random", "heuristic"] + [f"cnn:{p}" for p in paths]
-    result = run_tournament("nolimit", agents, hands=args.hands, seed=args.seed, env_config=ENV_CONFIG, progress=False)
+    result = run_tournament(TournamentConfig(game="nolimit", agents=agents, hands=args.hands, seed=args.seed, env_config=ENV_CONFIG, progress=False))
     print(result.table())
     print(f"{time.perf_counter() - start:.0f} s in all")
     return {"checkpoints": paths, "tournament": result}

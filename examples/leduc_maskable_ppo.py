@@ -25,7 +25,7 @@ def evaluate(model: Any, opponents: list[str], tree: Any, observations: np.ndarr
     """Chips per hand against each opponent (duplicate deals) and exact exploitability of the network."""
     from agent_zoo.cfr.agent import TabularPolicyAgent
     from agent_zoo.cfr.best_response import exploitability
-    from agent_zoo.tournament import run_tournament
+    from agent_zoo.tournament import TournamentConfig, run_tournament
     from wrappers.sb3 import policy_table
 
     # Leduc is small: the network's whole strategy is a 936-row table, played by table look-up (fast, exact).
@@ -33,7 +33,7 @@ def evaluate(model: Any, opponents: list[str], tree: Any, observations: np.ndarr
     learner = TabularPolicyAgent(observations, table, tree.infoset_keys, name="ppo")
     out: dict[str, Any] = {}
     for opp in opponents:
-        res = run_tournament("leduc", [learner, opp], hands=hands, seed=seed, progress=False, style=False)
+        res = run_tournament(TournamentConfig(game="leduc", agents=[learner, opp], hands=hands, seed=seed, progress=False, style=False))
         out[opp] = (float(res.mean[0, 1]), float(res.ci95[0, 1]))
     out["exploitability"] = exploitability(tree, table).exploitability
     return out

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from agent_zoo import cli
-from agent_zoo.tournament import TournamentResult, run_tournament
+from agent_zoo.tournament import TournamentConfig, TournamentResult, run_tournament
 
 OPPONENTS = ("heuristic", "random", "fold")
 
@@ -38,11 +38,11 @@ def main(argv: Sequence[str] | None = None) -> TournamentResult:
     spec = ",".join([f"llm:{args.model}@{args.base_url}", *args.option])
     out = args.resume or args.out
     try:
-        result = run_tournament(
-            "nolimit", [spec, *OPPONENTS], hands=args.hands, players=args.players, seed=args.seed, tables=args.tables,
+        result = run_tournament(TournamentConfig(
+            game="nolimit", agents=[spec, *OPPONENTS], hands=args.hands, players=args.players, seed=args.seed, tables=args.tables,
             block_deals=max(1, 64 // args.players), progress=not args.no_progress,
             checkpoint=None if out is None else Path(out) / "tournament_nolimit.checkpoint.jsonl",
-            resume=args.resume is not None, log_dir=None if out is None else Path(out) / "decisions")
+            resume=args.resume is not None, log_dir=None if out is None else Path(out) / "decisions"))
     except (ValueError, RuntimeError) as exc:
         p.exit(2, f"{p.prog}: error: {exc}\n")
     print(result.table())

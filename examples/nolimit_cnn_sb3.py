@@ -54,14 +54,14 @@ def make_extractor_class() -> type:
 
 def evaluate(model: Any, opponents: Sequence[str], hands: int, seed: int) -> dict[str, tuple[float, float]]:
     """Big blinds per hand of the (frozen) model against each opponent, duplicate deals."""
-    from agent_zoo.tournament import run_tournament
+    from agent_zoo.tournament import TournamentConfig, run_tournament
     from wrappers.self_play import freeze
 
     learner = freeze(model)
     learner.name = "ppo_cnn"
     out = {}
     for opp in opponents:
-        res = run_tournament("nolimit", [learner, opp], hands=hands, seed=seed, env_config=ENV_CONFIG, progress=False, style=False)
+        res = run_tournament(TournamentConfig(game="nolimit", agents=[learner, opp], hands=hands, seed=seed, env_config=ENV_CONFIG, progress=False, style=False))
         out[opp] = (float(res.mean[0, 1]), float(res.ci95[0, 1]))
     return out
 

@@ -32,7 +32,7 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
 
     from agent_zoo.push_fold.chart import chart_text, save_chart_png
     from agent_zoo.push_fold.solver import solve_push_fold
-    from agent_zoo.tournament import run_tournament
+    from agent_zoo.tournament import TournamentConfig, run_tournament
 
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
@@ -52,9 +52,9 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     tournament = None
     if args.hands > 0:
         config = {"stack_bb": args.stack, "ante_bb": args.ante}
-        tournament = run_tournament(
-            "push_fold", ["push_fold", "push_fold:20", "random"], hands=args.hands, seed=args.seed, env_config=config, progress=False
-        )
+        tournament = run_tournament(TournamentConfig(
+            game="push_fold", agents=["push_fold", "push_fold:20", "random"], hands=args.hands, seed=args.seed, env_config=config, progress=False
+        ))
         print("\n" + tournament.table())
     print(f"\n{time.perf_counter() - start:.1f} s")
     return {"result": result, "ranges": ranges, "tournament": tournament, "png": png}

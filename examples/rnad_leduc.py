@@ -32,7 +32,7 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
 
     from agent_zoo.rnad.experiment import train_one
     from agent_zoo.showcase import solve_cfr_policy
-    from agent_zoo.tournament import run_tournament
+    from agent_zoo.tournament import TournamentConfig, run_tournament
 
     torch.set_num_threads(args.threads)
     out = Path(args.out)
@@ -48,7 +48,7 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     cfr_path, cfr_expl = solve_cfr_policy("leduc", out, 1000)
     print(f"CFR+ reference: exploitability {cfr_expl:.1e}")
     agents = ["random", f"cfr:{cfr_path}"] + [f"rnad:{out / v / f'{v}_seed{args.seed}.npz'}" for v in args.variants]
-    result = run_tournament("leduc", agents, hands=args.hands, seed=args.seed, progress=False)
+    result = run_tournament(TournamentConfig(game="leduc", agents=agents, hands=args.hands, seed=args.seed, progress=False))
     print(result.table())
     print(f"{time.perf_counter() - start:.0f} s")
     return {"trained": trained, "tournament": result}

@@ -13,7 +13,7 @@ import torch
 from agent_zoo.agent import Agent, CallableAgent, RandomAgent, stack
 from agent_zoo.external import SB3Agent, guess_algorithm
 from agent_zoo.registry import make_agent
-from agent_zoo.tournament import run_tournament
+from agent_zoo.tournament import TournamentConfig, run_tournament
 from poker_envs import kuhn_poker_v0, leduc_holdem_v0
 from wrappers import SingleAgentEnv
 
@@ -55,10 +55,10 @@ def test_maskable_ppo_plays_the_heads_up_tournament(ppo_zip: Path) -> None:
     for obs in _leduc_decisions():
         probs = agent.action_probabilities(obs)
         assert probs.sum() == pytest.approx(1.0) and np.all(probs[obs["action_mask"] == 0] == 0)
-    result = run_tournament("leduc", [spec, "random"], hands=40, seed=3, progress=False)
+    result = run_tournament(TournamentConfig(game="leduc", agents=[spec, "random"], hands=40, seed=3, progress=False))
     assert result.agents == [spec, "random"]
     assert result.mean[0, 1] == pytest.approx(-result.mean[1, 0])  # zero-sum heads-up, both seats of every deal
-    again = run_tournament("leduc", [spec, "random"], hands=40, seed=3, progress=False)
+    again = run_tournament(TournamentConfig(game="leduc", agents=[spec, "random"], hands=40, seed=3, progress=False))
     assert again.mean[0, 1] == result.mean[0, 1]  # sampled with the tournament's generators: reproducible
 
 

@@ -146,9 +146,9 @@ def test_terms_off_give_the_plain_result_and_unknown_policies_get_chance_terms_o
 
 
 def test_tournament_names_the_agents_without_a_policy():
-    from agent_zoo.tournament import aivat_note, run_tournament
+    from agent_zoo.tournament import TournamentConfig, aivat_note, run_tournament
 
-    result = run_tournament("kuhn", ["random", "fold"], hands=200, seed=2, progress=False, variance_reduction="aivat")
+    result = run_tournament(TournamentConfig(game="kuhn", agents=["random", "fold"], hands=200, seed=2, progress=False, variance_reduction="aivat"))
     assert result.aivat is not None and result.aivat["chance_only"] == ["fold"]
     assert aivat_note(["fold"]).startswith("aivat: no policy (action_probabilities is None) for fold")
     block = result.to_dict()["aivat"]
@@ -159,12 +159,12 @@ def test_tournament_names_the_agents_without_a_policy():
 
 
 def test_bad_variance_reduction_and_unsupported_setups_are_refused():
-    from agent_zoo.tournament import run_tournament
+    from agent_zoo.tournament import TournamentConfig, run_tournament
 
     with pytest.raises(ValueError, match="variance_reduction must be one of"):
-        run_tournament("kuhn", ["random", "fold"], hands=2, progress=False, variance_reduction="aivaat")
+        run_tournament(TournamentConfig(game="kuhn", agents=["random", "fold"], hands=2, progress=False, variance_reduction="aivaat"))
     with pytest.raises(ValueError, match="one-hand episodes, not sessions"):
-        run_tournament("nolimit", ["random", "fold"], hands=2, progress=False, hands_per_episode=3, variance_reduction="aivat")
+        run_tournament(TournamentConfig(game="nolimit", agents=["random", "fold"], hands=2, progress=False, hands_per_episode=3, variance_reduction="aivat"))
 
 
 @pytest.mark.parametrize(("game", "agents", "players", "env_config"), [
@@ -175,10 +175,10 @@ def test_bad_variance_reduction_and_unsupported_setups_are_refused():
 ])
 def test_batched_engine_gives_the_aec_engines_correction(game, agents, players, env_config):
     """The batched engine's hands replayed on the rules give the AEC engine's corrected values, bit for bit."""
-    from agent_zoo.tournament import run_tournament
+    from agent_zoo.tournament import TournamentConfig, run_tournament
 
-    aec, vec = (run_tournament(game, agents, hands=20 * players, seed=3, progress=False, engine=e, players=players,
-                               env_config=dict(env_config), variance_reduction="aivat")
+    aec, vec = (run_tournament(TournamentConfig(game=game, agents=agents, hands=20 * players, seed=3, progress=False, engine=e, players=players,
+                               env_config=dict(env_config), variance_reduction="aivat"))
                 for e in ("aec", "vector"))
     np.testing.assert_allclose(vec.aivat["agent_mean"], aec.aivat["agent_mean"], rtol=0, atol=1e-12)
     np.testing.assert_allclose(vec.agent_mean, aec.agent_mean, rtol=0, atol=1e-12)
@@ -187,13 +187,13 @@ def test_batched_engine_gives_the_aec_engines_correction(game, agents, players, 
 
 def test_resumed_tournament_keeps_the_corrected_values(tmp_path):
     """Blocks read back from the checkpoint carry their AIVAT values: a resumed run equals an uninterrupted one."""
-    from agent_zoo.tournament import run_tournament
+    from agent_zoo.tournament import TournamentConfig, run_tournament
 
     path = tmp_path / "t.checkpoint.jsonl"
     kw = {"hands": 60, "seed": 4, "progress": False, "block_deals": 10, "variance_reduction": "aivat"}
-    whole = run_tournament("kuhn", ["random", "fold"], checkpoint=path, **kw)
+    whole = run_tournament(TournamentConfig(game="kuhn", agents=["random", "fold"], checkpoint=path, **kw))
     lines = path.read_text().splitlines()
     path.write_text("\n".join(lines[:2]) + "\n")  # the header and the first block: the rest "lost"
-    resumed = run_tournament("kuhn", ["random", "fold"], checkpoint=path, resume=True, **kw)
+    resumed = run_tournament(TournamentConfig(game="kuhn", agents=["random", "fold"], checkpoint=path, resume=True, **kw))
     np.testing.assert_array_equal(resumed.aivat["agent_mean"], whole.aivat["agent_mean"])
     np.testing.assert_array_equal(resumed.aivat["ci95"], whole.aivat["ci95"])

@@ -126,11 +126,11 @@ def test_fresh_leduc_policy_is_near_uniform_in_exploitability(tmp_path: Path) ->
 
 def test_agent_plays_a_tournament_legally_and_refuses_other_games(tmp_path: Path) -> None:
     from agent_zoo.registry import make_agent
-    from agent_zoo.tournament import build_env, run_tournament
+    from agent_zoo.tournament import TournamentConfig, build_env, run_tournament
 
     path = _fresh_checkpoint(tmp_path, game="nolimit", seed=1)
     spec = f"jax:{path}"
-    result = run_tournament("nolimit", ["random", spec], hands=20, seed=1, progress=False, style=False)
+    result = run_tournament(TournamentConfig(game="nolimit", agents=["random", spec], hands=20, seed=1, progress=False, style=False))
     assert result.agents == ["random", spec] and np.isfinite(result.mean).all()
 
     agent = make_agent(spec, build_env("nolimit"))

@@ -19,7 +19,7 @@ import pytest
 from agent_zoo.llm import LLMAgent, LLMServerError, make_llm_agent, parse_llm_arg
 from agent_zoo.llm.client import ChatClient
 from agent_zoo.llm.config import TRANSPORTS
-from agent_zoo.tournament import build_env, main, run_tournament
+from agent_zoo.tournament import TournamentConfig, build_env, main, run_tournament
 from tests.llm_stub import Reply, StubServer, choose_action, closed_url, listed_actions
 
 
@@ -167,7 +167,7 @@ def test_requests_of_a_batch_are_in_flight_together(transport):
 
 def six_max(url: str, **kw):
     agents = [f"llm:stub-{k}@{url}" for k in "abc"] + ["heuristic", "random", "fold"]
-    return run_tournament("nolimit", agents, hands=12, players=6, seed=5, block_deals=1, tables=8, progress=False, **kw)
+    return run_tournament(TournamentConfig(game="nolimit", agents=agents, hands=12, players=6, seed=5, block_deals=1, tables=8, progress=False, **kw))
 
 
 def test_six_max_tournament_with_three_llm_agents_repeats_and_reports(stub, tmp_path):
@@ -199,7 +199,7 @@ def test_six_max_tournament_with_three_llm_agents_repeats_and_reports(stub, tmp_
 
 def test_llm_agents_refuse_the_batched_engine(stub):
     with pytest.raises(ValueError, match="engine 'aec'"):
-        run_tournament("nolimit", [f"llm:m@{stub.url}", "random"], hands=2, engine="vector", progress=False)
+        run_tournament(TournamentConfig(game="nolimit", agents=[f"llm:m@{stub.url}", "random"], hands=2, engine="vector", progress=False))
 
 
 def test_interrupted_tournament_resumes_without_replaying_finished_deals(stub, tmp_path, capsys):
@@ -293,20 +293,20 @@ def test_checkpoint_resume_equals_an_uninterrupted_run_for_zoo_agents(tmp_path):
     """The checkpoint alone (no server): cut after the first block (and a half-written line), resume, compare."""
     kw = dict(hands=24, players=3, seed=4, block_deals=2, tables=4, progress=False)
     agents = ["heuristic", "random", "fold"]
-    full = run_tournament("nolimit", agents, **kw)
+    full = run_tournament(TournamentConfig(game="nolimit", agents=agents, **kw))
     path = tmp_path / "ck.jsonl"
-    run_tournament("nolimit", agents, checkpoint=path, **kw)
+    run_tournament(TournamentConfig(game="nolimit", agents=agents, checkpoint=path, **kw))
     lines = path.read_text().splitlines()
     assert len(lines) == 1 + 4 and [json.loads(line)["block"] for line in lines[1:]] == [0, 1, 2, 3]
     path.write_text("\n".join(lines[:2]) + "\n" + lines[2][: len(lines[2]) // 2])  # block 0 kept, block 1 cut short
-    resumed = run_tournament("nolimit", agents, checkpoint=path, resume=True, **kw)
+    resumed = run_tournament(TournamentConfig(game="nolimit", agents=agents, checkpoint=path, resume=True, **kw))
     assert np.array_equal(resumed.agent_mean, full.agent_mean) and np.array_equal(resumed.mean, full.mean)
     assert resumed.style == full.style
     assert [json.loads(line)["block"] for line in path.read_text().splitlines()[1:]] == [0, 1, 2, 3]
     with pytest.raises(ValueError, match="holds another run's finished blocks"):
-        run_tournament("nolimit", agents, checkpoint=path, **kw)
+        run_tournament(TournamentConfig(game="nolimit", agents=agents, checkpoint=path, **kw))
     with pytest.raises(ValueError, match="hands was 24, now 12"):
-        run_tournament("nolimit", agents, checkpoint=path, resume=True, **{**kw, "hands": 12})
+        run_tournament(TournamentConfig(game="nolimit", agents=agents, checkpoint=path, resume=True, **{**kw, "hands": 12}))
 
 
 def test_agent_pickles_without_the_env_and_act_batch_equals_act(stub):

@@ -17,7 +17,7 @@ import pytest
 from agent_zoo.llm import LLMConfig, LLMServerError, make_llm_agent
 from agent_zoo.llm.client import ChatClient, error_detail, judge, parse_completion
 from agent_zoo.llm.config import TRANSPORTS
-from agent_zoo.tournament import build_env, run_tournament
+from agent_zoo.tournament import TournamentConfig, build_env, run_tournament
 from tests.llm_stub import Reply, StubServer
 
 HI = [{"role": "user", "content": "hi"}]
@@ -127,8 +127,8 @@ def test_both_transports_play_the_same_tournament(stub):
     for transport in TRANSPORTS:
         stub.requests.clear()
         agents = [f"llm:stub-a@{stub.url},transport={transport}", "heuristic", "random"]
-        result = run_tournament("nolimit", agents, hands=12, players=3, seed=5, block_deals=2, tables=4,
-                                progress=False)
+        result = run_tournament(TournamentConfig(game="nolimit", agents=agents, hands=12, players=3, seed=5, block_deals=2, tables=4,
+                                progress=False))
         results.append(result)
         bodies.append(sorted(json.dumps(b, sort_keys=True) for b in stub.requests))
     a, b = results

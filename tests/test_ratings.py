@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from agent_zoo.ratings import Leaderboard, match_ranks, rate
-from agent_zoo.tournament import main, run_tournament
+from agent_zoo.tournament import TournamentConfig, main, run_tournament
 
 NAN = np.nan
 
@@ -64,8 +64,8 @@ def test_tournament_ratings_are_reproducible() -> None:
     """Four agents at 3-max no-limit: the same seed gives the same leaderboard bit for bit, on 1 and 2 workers."""
     agents = ["heuristic", "random", "fold", "random:kinds"]
     kwargs = dict(hands=90, seed=3, players=3, progress=False, style=False, ratings=True)
-    one = run_tournament("nolimit", agents, **kwargs)
-    two = run_tournament("nolimit", agents, workers=2, **kwargs)
+    one = run_tournament(TournamentConfig(game="nolimit", agents=agents, **kwargs))
+    two = run_tournament(TournamentConfig(game="nolimit", agents=agents, workers=2, **kwargs))
     assert isinstance(one.ratings, Leaderboard)
     assert one.ratings.agents == two.ratings.agents
     assert one.ratings.mu.tobytes() == two.ratings.mu.tobytes() and one.ratings.sigma.tobytes() == two.ratings.sigma.tobytes()

@@ -9,7 +9,7 @@ import pytest
 from agent_zoo.agent import RandomAgent
 from agent_zoo.cnn.heuristic import HeuristicAgent
 from agent_zoo.runner import HandSpec, play_aec, play_vector
-from agent_zoo.tournament import build_env, run_tournament
+from agent_zoo.tournament import TournamentConfig, build_env, run_tournament
 from poker_envs import vector
 
 
@@ -66,8 +66,8 @@ def test_sit_and_go_sessions_on_both_engines() -> None:
 def test_tournament_sessions_on_the_vector_engine_equal_the_aec_engine() -> None:
     kw = dict(hands=9, seed=3, players=3, progress=False, style=True, env_config={"bet_sizing": "chips", "starting_stack": 40})
     for session in (dict(sit_and_go=True), dict(hands_per_episode=4, rebuy=True)):
-        aec = run_tournament("nolimit", ["heuristic", "random"], **kw, **session)
-        vec = run_tournament("nolimit", ["heuristic", "random"], engine="vector", **kw, **session)
+        aec = run_tournament(TournamentConfig(game="nolimit", agents=["heuristic", "random"], **kw, **session))
+        vec = run_tournament(TournamentConfig(game="nolimit", agents=["heuristic", "random"], engine="vector", **kw, **session))
         np.testing.assert_allclose(aec.agent_mean, vec.agent_mean, atol=1e-12)
         assert aec.style == vec.style
         np.testing.assert_array_equal(aec.places, vec.places)

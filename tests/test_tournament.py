@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import dataclasses
 import json
 import re
 import sys
@@ -14,7 +15,7 @@ from agent_zoo import tournament
 from agent_zoo.agent import Agent
 from agent_zoo.registry import REGISTRY, make_agent, parse_spec
 from agent_zoo.stats import BET, CALL, CHECK, FOLD, HandTracker, classify
-from agent_zoo.tournament import run_tournament
+from agent_zoo.tournament import TournamentConfig, run_tournament
 
 
 @pytest.fixture(scope="module")
@@ -52,13 +53,13 @@ class Scripted(Agent):
 
 def test_identical_deterministic_agents_cancel_exactly_on_duplicate_deals():
     # With the same cards replayed seats swapped, two copies of one deterministic policy win x then -x.
-    result = run_tournament("leduc", [Scripted("a"), Scripted("b")], hands=400, seed=3, progress=False)
+    result = run_tournament(TournamentConfig(game="leduc", agents=[Scripted("a"), Scripted("b")], hands=400, seed=3, progress=False))
     assert result.mean[0, 1] == 0.0 and result.ci95[0, 1] == 0.0
 
 
 def test_known_kuhn_result_always_bet_vs_always_pass():
     # The passer folds to every bet, in both seats: exactly +1 chip per hand for the bettor.
-    result = run_tournament("kuhn", [Scripted("bet", 1), Scripted("pass", 0)], hands=200, seed=0, progress=False)
+    result = run_tournament(TournamentConfig(game="kuhn", agents=[Scripted("bet", 1), Scripted("pass", 0)], hands=200, seed=0, progress=False))
     assert result.mean[0, 1] == 1.0 and result.mean[1, 0] == -1.0 and result.ci95[0, 1] == 0.0
     assert result.style["bet"] == {"vpip": 100.0, "pfr": 100.0, "af": None, "fold_to_bet": None}
     assert result.style["pass"]["fold_to_bet"] == 100.0 and result.style["pass"]["vpip"] == 0.0
@@ -66,11 +67,11 @@ def test_known_kuhn_result_always_bet_vs_always_pass():
 
 def test_results_do_not_depend_on_workers():
     kw = dict(hands=600, seed=7, progress=False, block_deals=50)
-    one = run_tournament("leduc", ["random", Scripted("k")], workers=1, **kw)
-    two = run_tournament("leduc", ["random", Scripted("k")], workers=2, **kw)
+    one = run_tournament(TournamentConfig(game="leduc", agents=["random", Scripted("k")], workers=1, **kw))
+    two = run_tournament(TournamentConfig(game="leduc", agents=["random", Scripted("k")], workers=2, **kw))
     assert np.array_equal(one.mean, two.mean) and np.array_equal(one.ci95, two.ci95)
     assert one.style == two.style
-    other_seed = run_tournament("leduc", ["random", Scripted("k")], hands=600, seed=8, progress=False, block_deals=50)
+    other_seed = run_tournament(TournamentConfig(game="leduc", agents=["random", Scripted("k")], hands=600, seed=8, progress=False, block_deals=50))
     assert not np.array_equal(one.mean, other_seed.mean)
 
 
@@ -80,9 +81,9 @@ def test_ray_backend_matches_local_run():
 
     ray.cloudpickle.register_pickle_by_value(sys.modules[__name__])  # Ray workers cannot import test modules
     kw = dict(hands=200, seed=2, progress=False, block_deals=50)
-    local = run_tournament("kuhn", ["random", Scripted("bet", 1)], **kw)
+    local = run_tournament(TournamentConfig(game="kuhn", agents=["random", Scripted("bet", 1)], **kw))
     try:
-        remote = run_tournament("kuhn", ["random", Scripted("bet", 1)], workers=2, backend="ray", **kw)
+        remote = run_tournament(TournamentConfig(game="kuhn", agents=["random", Scripted("bet", 1)], workers=2, backend="ray", **kw))
     finally:
         ray.shutdown()
     assert np.array_equal(local.mean, remote.mean) and local.style == remote.style
@@ -91,7 +92,7 @@ def test_ray_backend_matches_local_run():
 def test_ray_backend_without_ray_is_a_clear_error(monkeypatch):
     monkeypatch.setitem(sys.modules, "ray", None)
     with pytest.raises(RuntimeError, match=r"pip install 'poker-envs\[ray\]'"):
-        run_tournament("kuhn", ["random", Scripted("x", 0)], hands=2, backend="ray", progress=False)
+        run_tournament(TournamentConfig(game="kuhn", agents=["random", Scripted("x", 0)], hands=2, backend="ray", progress=False))
 
 
 def test_leduc_style_counts_on_a_scripted_hand():
@@ -135,7 +136,7 @@ def test_cli_writes_table_json_csv_png(tmp_path, capsys, kuhn_policy):
 
 
 def test_cfr_policy_beats_random_in_kuhn(kuhn_policy):
-    result = run_tournament("kuhn", ["random", f"cfr:{kuhn_policy}"], hands=4000, seed=0, progress=False)
+    result = run_tournament(TournamentConfig(game="kuhn", agents=["random", f"cfr:{kuhn_policy}"], hands=4000, seed=0, progress=False))
     assert result.mean[1, 0] - result.ci95[1, 0] > 0.05
 
 
@@ -145,21 +146,64 @@ def test_bad_inputs_fail_before_any_hand(monkeypatch, kuhn_policy):
 
     monkeypatch.setattr(tournament, "play_block", no_play)
     with pytest.raises(ValueError, match="unknown agent 'alphazero'.*known agents: .*random"):
-        run_tournament("leduc", ["random", "alphazero"], hands=10, progress=False)
+        run_tournament(TournamentConfig(game="leduc", agents=["random", "alphazero"], hands=10, progress=False))
     with pytest.raises(ValueError, match="no such file"):
-        run_tournament("leduc", ["random", "cfr:/nonexistent/leduc.npz"], hands=10, progress=False)
+        run_tournament(TournamentConfig(game="leduc", agents=["random", "cfr:/nonexistent/leduc.npz"], hands=10, progress=False))
     with pytest.raises(ValueError, match="made for game 'kuhn_poker'.*leduc_poker"):
-        run_tournament("leduc", ["random", f"cfr:{kuhn_policy}"], hands=10, progress=False)
+        run_tournament(TournamentConfig(game="leduc", agents=["random", f"cfr:{kuhn_policy}"], hands=10, progress=False))
     with pytest.raises(ValueError, match="needs an argument"):
-        run_tournament("leduc", ["random", "cfr"], hands=10, progress=False)
+        run_tournament(TournamentConfig(game="leduc", agents=["random", "cfr"], hands=10, progress=False))
     with pytest.raises(ValueError, match="game 'chess' is unknown; known games: nolimit, limit"):
-        run_tournament("chess", ["random", "random"], hands=10, progress=False)
+        run_tournament(TournamentConfig(game="chess", agents=["random", "random"], hands=10, progress=False))
     with pytest.raises(ValueError, match=r"hands must be a multiple of the 2 seats \(an even number"):
-        run_tournament("kuhn", ["random", Scripted("x", 0)], hands=3, progress=False)
+        run_tournament(TournamentConfig(game="kuhn", agents=["random", Scripted("x", 0)], hands=3, progress=False))
     with pytest.raises(ValueError, match="names must be distinct"):
-        run_tournament("kuhn", ["random", "random"], hands=2, progress=False)
+        run_tournament(TournamentConfig(game="kuhn", agents=["random", "random"], hands=2, progress=False))
     with pytest.raises(SystemExit):
         tournament.main(["--game", "kuhn", "--agents", "random", "nobody", "--hands", "2"])
+
+
+@pytest.mark.parametrize("field, value, message", [
+    ("agents", ["random"], "agents: a tournament needs at least two agents, got 1"),
+    ("agents", "random fold", "agents must be a list of registry specs or Agent objects"),
+    ("agents", ["random", 3], "agents must be registry specs .str. or Agent objects, got 3"),
+    ("hands", 0, "hands must be an integer >= 1, got 0"),
+    ("hands", 2.0, "hands must be an integer >= 1, got 2.0"),
+    ("seed", -1, "seed must be an integer >= 0, got -1"),
+    ("workers", 0, "workers must be an integer >= 1, got 0"),
+    ("tables", True, "tables must be an integer >= 1, got True"),
+    ("block_deals", 0, "block_deals must be an integer >= 1"),
+    ("max_lineups", 0, "max_lineups must be an integer >= 1"),
+    ("hands_per_episode", 0, "hands_per_episode must be an integer >= 1"),
+    ("backend", "dask", r"backend must be one of \['process', 'ray'\], got 'dask'"),
+    ("engine", "gpu", r"engine must be one of \['aec', 'vector'\], got 'gpu'"),
+    ("variance_reduction", "cv", "variance_reduction must be one of"),
+    ("style", 1, "style must be True or False, got 1"),
+    ("players", 3, "players must be exactly 2 for kuhn, got 3"),
+    ("env_config", ["num_players=2"], "env_config must be a mapping"),
+    ("resume", True, "resume: give the checkpoint file to resume from"),
+])
+def test_config_errors_name_the_field_and_what_it_allows(field, value, message):
+    with pytest.raises(ValueError, match=message):
+        TournamentConfig(**{"game": "kuhn", "agents": ["random", "fold"], "hands": 4, field: value})
+
+
+def test_config_is_frozen_keyword_only_and_the_one_way_in():
+    config = TournamentConfig(game="kuhn", agents=["random", "fold"], hands=4, env_config={"num_players": 2})
+    assert config.agents == ("random", "fold") and config.seats == 2
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        config.hands = 6  # type: ignore[misc]
+    with pytest.raises(TypeError):
+        TournamentConfig("kuhn", ["random", "fold"])  # type: ignore[misc]
+    with pytest.raises(TypeError, match="run_tournament takes a TournamentConfig, got str"):
+        run_tournament("kuhn")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="sit_and_go cannot be combined with rebuy"):
+        TournamentConfig(game="nolimit", agents=["random", "fold"], hands=2, sit_and_go=True, rebuy=True)
+    # The config keeps its own copy of env_config: changing the caller's dict later changes nothing.
+    options = {"starting_stack": 50}
+    config = TournamentConfig(game="nolimit", agents=["random", "fold"], hands=2, env_config=options)
+    options["starting_stack"] = 10
+    assert config.env_config == {"starting_stack": 50}
 
 
 def test_registry_specs():
@@ -192,7 +236,7 @@ def test_registry_refuses_agents_for_another_game(tmp_path):
 
 def test_fixed_threshold_agent_loses_to_the_equilibrium():
     # In a symmetric zero-sum game the equilibrium strategy cannot lose on average; "bet iff card >= 90" is far from it.
-    result = run_tournament("threshold", ["threshold", "threshold:90"], hands=2000, seed=0, progress=False)
+    result = run_tournament(TournamentConfig(game="threshold", agents=["threshold", "threshold:90"], hands=2000, seed=0, progress=False))
     assert result.mean[0, 1] - result.ci95[0, 1] > 0
 
 
@@ -235,7 +279,7 @@ def test_registry_rule_and_prospect_agents_need_their_encoders():
 @pytest.mark.parametrize("game, agents", [("nolimit", ["random", "heuristic"]), ("limit", ["random", "heuristic"]), ("push_fold", ["random", "push_fold"])])
 def test_holdem_family_matches_are_zero_sum(game, agents):
     # No rake: every chip one agent wins the other loses, hand by hand, so the two means cancel exactly.
-    result = run_tournament(game, agents, hands=40, seed=4, progress=False)
+    result = run_tournament(TournamentConfig(game=game, agents=agents, hands=40, seed=4, progress=False))
     assert result.mean[0, 1] == -result.mean[1, 0] and result.mean[0, 1] != 0
     assert result.style[agents[0]]["vpip"] is not None
 
@@ -244,7 +288,7 @@ def test_holdem_family_matches_are_zero_sum(game, agents):
 def test_duplicate_deals_replay_the_same_cards_in_every_game(game):
     # Two copies of "always check/call" (action 1) reach showdown on the same cards from both seats, so each
     # deal's two results cancel exactly; cards dealt anew for the second seating would not cancel.
-    result = run_tournament(game, [Scripted("a", 1), Scripted("b", 1)], hands=60, seed=9, progress=False, style=False)
+    result = run_tournament(TournamentConfig(game=game, agents=[Scripted("a", 1), Scripted("b", 1)], hands=60, seed=9, progress=False, style=False))
     assert result.mean[0, 1] == 0.0 and result.ci95[0, 1] == 0.0
 
 
@@ -283,14 +327,14 @@ def test_two_deals_give_intervals_and_no_note(capsys):
 def test_checkpoint_of_seats_left_empty_is_strict_json_and_resumes(tmp_path):
     """Three agents, two seats: each deal leaves an agent out (nan inside); the checkpoint writes null there."""
     path = tmp_path / "t.checkpoint.jsonl"
-    whole = run_tournament("kuhn", ["random", "fold", "random:kinds"], hands=12, seed=2, progress=False, block_deals=2,
-                           checkpoint=path)
+    whole = run_tournament(TournamentConfig(game="kuhn", agents=["random", "fold", "random:kinds"], hands=12, seed=2, progress=False, block_deals=2,
+                           checkpoint=path))
     lines = path.read_text().splitlines()
     blocks = [_strict(line) for line in lines[1:]]
     assert any(v is None for b in blocks for row in b["values"] for v in row)
     path.write_text("\n".join(lines[:2]) + "\n")  # as if interrupted after the first block
-    resumed = run_tournament("kuhn", ["random", "fold", "random:kinds"], hands=12, seed=2, progress=False, block_deals=2,
-                             checkpoint=path, resume=True)
+    resumed = run_tournament(TournamentConfig(game="kuhn", agents=["random", "fold", "random:kinds"], hands=12, seed=2, progress=False, block_deals=2,
+                             checkpoint=path, resume=True))
     assert np.array_equal(resumed.mean, whole.mean) and np.array_equal(resumed.ci95, whole.ci95, equal_nan=True)
 
 
@@ -299,7 +343,7 @@ def test_repeated_env_config_is_merged_and_recorded(capsys):
                      "--env-config", "starting_stack=50", "--env-config", "bet_sizing=chips"])
     written = _strict(capsys.readouterr().out)
     assert written["env_config"] == {"num_players": 2, "starting_stack": 50, "bet_sizing": "chips"}
-    result = run_tournament("nolimit", ["random", "fold"], hands=4, progress=False, env_config={"starting_stack": 50})
+    result = run_tournament(TournamentConfig(game="nolimit", agents=["random", "fold"], hands=4, progress=False, env_config={"starting_stack": 50}))
     assert result.env_config == {"num_players": 2, "starting_stack": 50}
     with pytest.raises(SystemExit) as exit_:
         tournament.main(["--game", "nolimit", "--agents", "random", "fold", "--env-config", "starting_stack=50",
@@ -313,7 +357,7 @@ def test_unknown_env_config_key_lists_the_allowed_ones():
                                          r"render_mode, num_players$"):
         tournament.build_env("kuhn", {"num_playerz": 3})
     with pytest.raises(ValueError, match=r"unknown keys 'a', 'b' for omaha; .* hands_per_episode, rebuy"):
-        run_tournament("omaha", ["random", "fold"], hands=2, progress=False, env_config={"a": 1, "b": 2})
+        run_tournament(TournamentConfig(game="omaha", agents=["random", "fold"], hands=2, progress=False, env_config={"a": 1, "b": 2}))
     assert "eliminated" in tournament.env_config_keys("potlimit")  # its session keywords pass through **session
 
 
@@ -333,13 +377,13 @@ def test_tables_headers_and_columns_line_up(tmp_path, kuhn_policy):
     name is shortened at a word boundary, keeping its end."""
     long = tmp_path / "kuhn_cfr_plus_policy_after_two_hundred_iterations.npz"
     long.write_bytes(open(kuhn_policy, "rb").read())
-    result = run_tournament("kuhn", ["random", f"cfr:{long}"], hands=40, progress=False, variance_reduction="aivat")
+    result = run_tournament(TournamentConfig(game="kuhn", agents=["random", f"cfr:{long}"], hands=40, progress=False, variance_reduction="aivat"))
     text = result.table()
     label = tournament.short_label(f"cfr:{long}", 32)
     assert label == "cfr:kuhn_cfr…iterations.npz" and label in text
     aivat = text.split("AIVAT (")[1].splitlines()
     assert aivat[1].split() == ["random", label]  # the column header above the corrected matrix
-    sng = run_tournament("nolimit", ["random", "heuristic", "fold"], hands=6, players=3, sit_and_go=True, progress=False)
+    sng = run_tournament(TournamentConfig(game="nolimit", agents=["random", "heuristic", "fold"], hands=6, players=3, sit_and_go=True, progress=False))
     lines = sng.table().split("sessions finished in each place")[1].splitlines()[1:5]
     header, rows = lines[0], lines[1:]
     assert header.split()[-3:] == ["1st", "2nd", "3rd"]

@@ -9,7 +9,7 @@ import pytest
 
 from agent_zoo import lineups
 from agent_zoo.agent import FoldAgent, RandomAgent
-from agent_zoo.tournament import main, run_tournament
+from agent_zoo.tournament import TournamentConfig, main, run_tournament
 
 
 def named(agent, name):
@@ -21,7 +21,7 @@ def test_identical_agents_score_exactly_zero_at_six_max():
     # Every rotation replays the deal with the same seat Generators, so each copy collects every seat's
     # result once: the sum over seats of a zero-sum hand, exactly 0, even though the copies play at random.
     copies = [named(RandomAgent(), f"r{i}") for i in range(6)]
-    result = run_tournament("nolimit", copies, hands=120, seed=1, players=6, progress=False)
+    result = run_tournament(TournamentConfig(game="nolimit", agents=copies, hands=120, seed=1, players=6, progress=False))
     assert np.all(result.agent_mean == 0.0) and np.all(result.agent_ci95 == 0.0)
     off = ~np.eye(6, dtype=bool)
     assert np.all(result.mean[off] == 0.0)
@@ -31,7 +31,7 @@ def test_folder_loses_at_most_the_blinds_at_six_max():
     # At a 6-max table a seat posts 0.5 + 1 bb in 2 of the 6 rotations and never more: -0.25 bb per hand
     # at worst (more only when the big blind gets a walk).
     agents = ["random", "heuristic", "fold"]
-    result = run_tournament("nolimit", agents, hands=120, seed=2, players=6, progress=False)
+    result = run_tournament(TournamentConfig(game="nolimit", agents=agents, hands=120, seed=2, players=6, progress=False))
     fold = agents.index("fold")
     assert result.agent_mean[fold] >= -0.25
     assert result.style["fold"]["vpip"] == 0.0 and result.style["fold"]["pfr"] == 0.0
@@ -43,21 +43,21 @@ def test_folder_loses_at_most_the_blinds_at_six_max():
 def test_same_numbers_for_workers_engines_and_env_config():
     kw = dict(hands=60, seed=3, progress=False, block_deals=3)
     agents = ["random", "fold", named(RandomAgent(), "r2")]
-    one = run_tournament("nolimit", agents, players=6, **kw)
-    two = run_tournament("nolimit", agents, players=6, workers=2, tables=4, **kw)
-    configured = run_tournament("nolimit", agents, env_config={"num_players": 6}, **kw)
-    batched = run_tournament("nolimit", agents, players=6, engine="vector", tables=7, **kw)
+    one = run_tournament(TournamentConfig(game="nolimit", agents=agents, players=6, **kw))
+    two = run_tournament(TournamentConfig(game="nolimit", agents=agents, players=6, workers=2, tables=4, **kw))
+    configured = run_tournament(TournamentConfig(game="nolimit", agents=agents, env_config={"num_players": 6}, **kw))
+    batched = run_tournament(TournamentConfig(game="nolimit", agents=agents, players=6, engine="vector", tables=7, **kw))
     for other in (two, configured, batched):
         assert np.array_equal(one.mean, other.mean) and np.array_equal(one.agent_mean, other.agent_mean)
         assert one.style == other.style
     sng = dict(hands=12, seed=3, progress=False, block_deals=1, players=6, sit_and_go=True)
-    alone, split = run_tournament("nolimit", agents, **sng), run_tournament("nolimit", agents, workers=2, tables=3, **sng)
+    alone, split = run_tournament(TournamentConfig(game="nolimit", agents=agents, **sng)), run_tournament(TournamentConfig(game="nolimit", agents=agents, workers=2, tables=3, **sng))
     assert np.array_equal(alone.agent_mean, split.agent_mean) and np.array_equal(alone.places, split.places)
 
 
 def test_more_agents_than_seats_is_the_round_robin_heads_up():
     agents = ["random", "fold", named(RandomAgent(), "r2"), named(FoldAgent(), "f2")]
-    result = run_tournament("kuhn", agents, hands=40, seed=4, progress=False)
+    result = run_tournament(TournamentConfig(game="kuhn", agents=agents, hands=40, seed=4, progress=False))
     assert list(result.agent_deals) == [60, 60, 60, 60]  # three matches of 20 deals each
     # Each pair of agents is one match of hands/2 deals; heads-up the pairwise matrix is antisymmetric (zero-sum).
     assert np.array_equal(result.mean, -result.mean.T)
@@ -91,20 +91,20 @@ def test_cli_players_outputs_and_clear_errors(capsys, tmp_path):
     assert (tmp_path / "tournament_limit.png").read_bytes()[:4] == b"\x89PNG"
     assert len((tmp_path / "tournament_limit.csv").read_text().splitlines()) == 3
     with pytest.raises(ValueError, match="players must be exactly 2 for leduc, got 3"):
-        run_tournament("leduc", ["random", "fold"], hands=6, players=3, progress=False)
+        run_tournament(TournamentConfig(game="leduc", agents=["random", "fold"], hands=6, players=3, progress=False))
     with pytest.raises(ValueError, match="disagrees with env_config num_players=4"):
-        run_tournament("nolimit", ["random", "fold"], hands=6, players=3, env_config={"num_players": 4}, progress=False)
+        run_tournament(TournamentConfig(game="nolimit", agents=["random", "fold"], hands=6, players=3, env_config={"num_players": 4}, progress=False))
     with pytest.raises(ValueError, match="multiple of the 6 seats"):
-        run_tournament("nolimit", ["random", "fold"], hands=8, players=6, progress=False)
+        run_tournament(TournamentConfig(game="nolimit", agents=["random", "fold"], hands=8, players=6, progress=False))
 
 
 @pytest.mark.slow
 def test_ray_backend_matches_local_run_at_a_multiway_table():
     import ray
     kw = dict(hands=30, seed=5, progress=False, block_deals=4, players=3)
-    local = run_tournament("limit", ["random", "fold"], **kw)
+    local = run_tournament(TournamentConfig(game="limit", agents=["random", "fold"], **kw))
     try:
-        remote = run_tournament("limit", ["random", "fold"], workers=2, backend="ray", **kw)
+        remote = run_tournament(TournamentConfig(game="limit", agents=["random", "fold"], workers=2, backend="ray", **kw))
     finally:
         ray.shutdown()
     assert np.array_equal(local.agent_mean, remote.agent_mean) and local.style == remote.style
@@ -114,7 +114,7 @@ def test_sit_and_go_identical_agents_share_the_prizes_exactly():
     # Same decks, same seat Generators in every rotation: each copy collects every seat's prize once, so each
     # averages exactly the prize pool (65/35 at 6 seats) over the seats.
     copies = [named(RandomAgent(), f"r{i}") for i in range(6)]
-    result = run_tournament("nolimit", copies, hands=12, seed=6, players=6, sit_and_go=True, progress=False)
+    result = run_tournament(TournamentConfig(game="nolimit", agents=copies, hands=12, seed=6, players=6, sit_and_go=True, progress=False))
     assert result.unit == "prize" and np.allclose(result.agent_mean, 1 / 6, atol=1e-12)
     assert np.all(result.agent_ci95 < 1e-12)
     # Every copy finishes in every seat's place once per deal: the same place counts (ties share the best place).
@@ -123,23 +123,23 @@ def test_sit_and_go_identical_agents_share_the_prizes_exactly():
 
 def test_cash_sessions_known_truths():
     copies = [named(RandomAgent(), f"r{i}") for i in range(3)]
-    same = run_tournament("limit", copies, hands=6, seed=7, players=3, hands_per_episode=5, progress=False)
+    same = run_tournament(TournamentConfig(game="limit", agents=copies, hands=6, seed=7, players=3, hands_per_episode=5, progress=False))
     assert np.all(same.agent_mean == 0.0) and same.places.sum() == 0
     # The folder at a 3-seat cash table with rebuys posts 0.5 + 1 bb in two of every three hands: -0.5 bb per hand
     # at worst; style counts one hand per hand played.
-    result = run_tournament("nolimit", ["random", "fold"], hands=6, seed=7, players=3, hands_per_episode=4, rebuy=True,
-                            progress=False)
+    result = run_tournament(TournamentConfig(game="nolimit", agents=["random", "fold"], hands=6, seed=7, players=3, hands_per_episode=4, rebuy=True,
+                            progress=False))
     assert result.agent_mean[1] >= -0.5
     assert result.style_counts["fold"].hands == 6 * 4 * 3 // 2  # the folder holds half of the seats over two deals
 
 
 def test_session_errors():
     with pytest.raises(ValueError, match="leduc has no sessions"):
-        run_tournament("leduc", ["random", "fold"], hands=2, hands_per_episode=3, progress=False)
+        run_tournament(TournamentConfig(game="leduc", agents=["random", "fold"], hands=2, hands_per_episode=3, progress=False))
     with pytest.raises(ValueError, match="push_fold sessions need engine 'aec'"):
-        run_tournament("push_fold", ["random", "fold"], hands=2, hands_per_episode=3, engine="vector", progress=False)
+        run_tournament(TournamentConfig(game="push_fold", agents=["random", "fold"], hands=2, hands_per_episode=3, engine="vector", progress=False))
     with pytest.raises(ValueError, match="sit_and_go cannot be combined with rebuy"):
-        run_tournament("nolimit", ["random", "fold"], hands=2, sit_and_go=True, rebuy=True, progress=False)
+        run_tournament(TournamentConfig(game="nolimit", agents=["random", "fold"], hands=2, sit_and_go=True, rebuy=True, progress=False))
 
 
 def test_short_deck_deals_come_from_its_36_cards():
@@ -152,7 +152,7 @@ def test_short_deck_deals_come_from_its_36_cards():
     hands, decks = block_hands(task, layout)
     assert len(hands) == 18 and set(np.unique(decks)) <= set(layout.cards.tolist())
     copies = [named(RandomAgent(), f"r{i}") for i in range(6)]
-    result = run_tournament("shortdeck", copies, hands=60, seed=8, players=6, progress=False)
+    result = run_tournament(TournamentConfig(game="shortdeck", agents=copies, hands=60, seed=8, players=6, progress=False))
     assert np.all(result.agent_mean == 0.0)
 
 

@@ -128,9 +128,9 @@ def test_session_options_without_a_session_are_refused(key: str, kwargs: dict, m
 def test_progress_bars_count_what_they_say(capsys: pytest.CaptureFixture[str]) -> None:
     """The tournament's bar counts sessions when --hands counts sessions; cfr's bar with a target has no total
     (the iterations it will take are not known), so no false ETA."""
-    from agent_zoo.tournament import run_tournament
+    from agent_zoo.tournament import TournamentConfig, run_tournament
 
-    run_tournament("nolimit", ["random", "fold"], hands=2, hands_per_episode=3, progress=True)
+    run_tournament(TournamentConfig(game="nolimit", agents=["random", "fold"], hands=2, hands_per_episode=3, progress=True))
     err = capsys.readouterr().err
     assert "2/2" in err and "session/s" in err and "hand/s" not in err
     importlib.import_module("agent_zoo.cfr.__main__").main(["--game", "kuhn", "--target-exploitability", "1e-2"])

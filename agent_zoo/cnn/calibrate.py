@@ -31,7 +31,7 @@ from agent_zoo.cnn.gating import Z95, mean_ci
 from agent_zoo.cnn.selfplay import PlayConfig, Player, draw_deals, duplicate_match, make_game, play_hands
 from agent_zoo.registry import make_agent
 from agent_zoo.runner import HandSpec, play_aec
-from agent_zoo.tournament import build_env, deal_layout, run_tournament
+from agent_zoo.tournament import TournamentConfig, build_env, deal_layout, run_tournament
 
 TABLE3_HEURISTIC_VS_RANDOM = 6.82  # big blinds per hand, the document's Table 3
 TABLE3_HANDS = 100_000
@@ -74,8 +74,8 @@ def calibrate(hands: int = 100_000, seed: int = 17, selfplay_hands: int = 20_000
     for sizing in SIZINGS:
         for reading in RANDOM_READINGS:
             pair = (f"heuristic:{sizing}", f"random:{reading}")
-            res = run_tournament("nolimit", list(pair), hands=hands, seed=seed, env_config=ENV_CONFIG,
-                                 progress=progress, style=False)
+            res = run_tournament(TournamentConfig(game="nolimit", agents=list(pair), hands=hands, seed=seed, env_config=ENV_CONFIG,
+                                 progress=progress, style=False))
             x = independent_hands(pair, hands, seed)
             sd = float(x.std(ddof=1))
             paper_ci = Z95 * sd / math.sqrt(TABLE3_HANDS)
