@@ -11,7 +11,7 @@ Two engines play the hands:
 
 * ``play_aec``: a list of AEC environments (any game of ``poker_envs``), one per table. Pending decisions
   are grouped by agent, each agent gets one batched call per round.
-* ``play_vector``: the batched engine (``poker_envs.vector``: hold'em, Leduc, Kuhn). Episodes (hands, or
+* ``play_vector``: the batched engine (``poker_envs.vector``: every game the catalog gives one). Episodes (hands, or
   hold'em sessions) are played in waves: every table is dealt its fixed deal by ``reset(options={"decks",
   "buttons"})``, tables whose episode is over wait (``step(actions, active=...)``) until the wave's last one
   ends. Same cards and the same seat Generators give the same results as ``play_aec`` for agents whose

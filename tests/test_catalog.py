@@ -133,3 +133,49 @@ def test_agent_game_checks_read_the_rules_classes() -> None:
         make_agent("rule:A", tournament.build_env("nolimit", {"obs_encoder": "flat107"}))
     with pytest.raises(ValueError, match="agent 'push_fold' plays push_fold only, not threshold"):
         make_agent("push_fold", tournament.build_env("threshold"))
+
+
+# Literals that name two or more games without being a list of what games support, with the reason.
+NOT_GAME_LISTS = {
+    "agent_zoo/registry.py": "agent specs, some named after the one game they play (push_fold, threshold)",
+    "agent_zoo/showcase.py": "its own line-ups keyed by catalog key; which games it plays comes from the catalog",
+    "poker_envs/text/schema.py": "the betting kinds of the JSON schema ('push_fold' is one of them)",
+    "benchmarks/omaha_speed.py": "the rows this benchmark times",
+    "benchmarks/jax_ppo_speed.py": "the rows this benchmark times by default",
+}
+
+
+def game_name_literals(path: Path) -> list[tuple[int, list[str]]]:
+    """(line, names) of every tuple, list, set or dict-keys literal in ``path`` with two or more game names, at least
+    one of them other than a betting structure's name ("nolimit", "limit" and "potlimit" are both)."""
+    import ast
+
+    from poker_envs.games.holdem import BETTING
+
+    names = set()
+    for g in catalog.GAMES:
+        names |= {g.key, g.env_module, g.vector_name, g.pettingzoo_id, g.gymnasium_id}
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        elements = node.keys if isinstance(node, ast.Dict) else node.elts if isinstance(node, ast.Tuple | ast.List | ast.Set) else []
+        games = [e.value for e in elements if isinstance(e, ast.Constant) and isinstance(e.value, str) and e.value in names]
+        if len(games) >= 2 and set(games) - set(BETTING):
+            found.append((node.lineno, games))
+    return found
+
+
+def test_no_list_of_games_outside_the_catalog(tmp_path: Path) -> None:
+    """Which games a tool, engine, view or agent takes is read from the catalog (``catalog.keys(...)`` filters,
+    the entries' fields): a literal listing games anywhere else in the package, the zoo, the wrappers, examples or
+    benchmarks fails here, unless ``NOT_GAME_LISTS`` says why it is not such a list."""
+    restated = []
+    for folder in ("poker_envs", "agent_zoo", "wrappers", "examples", "benchmarks"):
+        for path in sorted((ROOT / folder).rglob("*.py")):
+            rel = path.relative_to(ROOT).as_posix()
+            if rel == "poker_envs/catalog.py" or rel in NOT_GAME_LISTS:
+                continue
+            restated += [f"{rel}:{line}: {games}" for line, games in game_name_literals(path)]
+    assert not restated, "lists of games outside poker_envs/catalog.py:\n" + "\n".join(restated)
+    planted = tmp_path / "planted.py"  # the scan finds planted lists (so that an empty result means something)
+    planted.write_text('GAMES = ("leduc", "kuhn")\nENGINES = {"nolimit_holdem": 1, "omaha": 2}\nBETTING = ("nolimit", "limit")\n')
+    assert [g for _, g in game_name_literals(planted)] == [["leduc", "kuhn"], ["nolimit_holdem", "omaha"]]
