@@ -4,9 +4,9 @@ A pot fraction is an exact rational (``fractions.Fraction``): ``0.7`` is read as
 7/10, not as the binary float just below it, and ``"2/3"`` is two thirds. A raise of fraction ``p/q`` raises to
 ``max_bet + round(p * pot_after_call / q)``, halves rounded up, computed in integers so that every engine (the
 rules core in Python ints, the numpy kernels in int64, the JAX kernels in int32) plays the same chip for every
-pot. ``pot_share`` is written with ``//`` and ``%`` only, so the same function serves Python ints, numpy arrays
-and ``jax.numpy`` arrays; its intermediate values never exceed the result plus ``q * q``, which keeps int32 exact
-for denominators up to ``MAX_DENOMINATOR``.
+pot. ``pot_share`` is written with ``//`` and ``%`` for Python ints and ``jax.numpy`` arrays (its intermediate
+values never exceed the result plus ``q * q``, which keeps int32 exact for denominators up to
+``MAX_DENOMINATOR``), and in float64 for numpy arrays, where it is exact too and much faster.
 """
 
 from __future__ import annotations
@@ -15,6 +15,8 @@ import math
 import numbers
 from fractions import Fraction
 from typing import Any, TypeVar
+
+import numpy as np
 
 MAX_DENOMINATOR = 10_000  # largest denominator of a configured pot fraction (int32 kernels stay exact below it)
 
@@ -50,6 +52,13 @@ def pot_share(pot: ArrayOrInt, numerator: Any, denominator: Any) -> ArrayOrInt:
     ``denominator``). With ``pot = a * q + r`` and ``p = b * q + s`` the share is ``a * p + r * b +
     (r * s + q // 2) // q``: no term is larger than the result except ``r * s < q * q``."""
     q = denominator
+    if isinstance(pot, np.ndarray):
+        # numpy: the same value through float64, which numpy divides far faster than int64. Exact: the dividend
+        # 2 * p * pot + q is a whole number below 2**53 (shares below 2**31, denominators up to MAX_DENOMINATOR),
+        # so it and 2 * q are stored exactly; a quotient that is not whole lies at least 1 / (2q) from the
+        # next whole number, while the division's rounding moves it by less than 2**-52 times its size.
+        dividend = 2.0 * np.asarray(numerator, dtype=np.float64) * pot + q
+        return np.floor(dividend / (2.0 * np.asarray(q, dtype=np.float64))).astype(np.int64)  # type: ignore[return-value]
     whole, rest = pot // q, pot % q  # type: ignore[operator]
     return whole * numerator + rest * (numerator // q) + (rest * (numerator % q) + q // 2) // q  # type: ignore[operator,return-value]
 

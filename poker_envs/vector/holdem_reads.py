@@ -107,9 +107,9 @@ def action_mask(t: Any, rules: Any, can: Array, low: Array, high: Array, owe: Ar
         targets = xp.broadcast_to(ids - 1, (b, ids.shape[0]))
     else:
         pot_after_call = t.contributed.sum(1) + owe
-        kind = pot_after_call.dtype
-        share = pot_share(pot_after_call[:, None], xp.asarray(rules.numerators, dtype=kind),
-                          xp.asarray(rules.denominators, dtype=kind))
+        # one column per fraction, its ratio as Python ints: a division by a constant compiles to a multiply
+        share = xp.stack([pot_share(pot_after_call, int(p), int(q)) for p, q in zip(rules.numerators, rules.denominators)],
+                         axis=1)
         to = xp.maximum(low[:, None], t.max_bet[:, None] + share)
         legal = can[:, None] & (to < high[:, None])
         legal = xp.concatenate([legal[:, :1], legal[:, 1:] & (to[:, 1:] != to[:, :-1])], axis=1)  # no repeats
