@@ -209,7 +209,7 @@ def _vector_engine(game: str, env_config: dict[str, Any], num_tables: int) -> An
     config = {**dict(entry.heads_up), **env_config}
     if entry.family == "holdem":  # hold'em: the public betting state too, for the agents that read it
         config["public"] = True
-    return vector.make(entry.env_module.removesuffix("_v0"), num_envs=num_tables, **config)
+    return vector.make(entry.vector_name, num_envs=num_tables, **config)
 
 
 def play_block(task: BlockTask) -> BlockResult:
