@@ -50,15 +50,28 @@ def able_to_bet(stacks: Array, folded: Array) -> Array:
     return (~folded & (stacks > 0)).sum(1)
 
 
+_ROTATIONS: dict[int, np.ndarray] = {}
+
+
+def clockwise_from(start: Array, n: int) -> Array:
+    """(R, n) the seats clockwise from ``start`` (any integer: taken modulo ``n``); numpy reads a cached table."""
+    if isinstance(start, np.ndarray):
+        if n not in _ROTATIONS:
+            _ROTATIONS[n] = (np.arange(n)[:, None] + np.arange(n)) % n
+        return _ROTATIONS[n][start % n]
+    return (start[:, None] % n + namespace(start).arange(n)) % n
+
+
 def first_in_order(flags: Array, start: Array) -> Array:
     """(R,) the first seat with ``flags`` going round from ``start`` (any integer: taken modulo the seats);
     -1 where none."""
-    xp = namespace(flags)
-    n = flags.shape[1]
-    order = (start[:, None] % n + xp.arange(n)) % n
+    order = clockwise_from(start, flags.shape[1])
     hit = seats_in_order(flags, order)
-    j = xp.argmax(hit, axis=1)
-    return xp.where(seat_values(hit, j), seat_values(order, j), -1)
+    if isinstance(hit, np.ndarray):  # one row index for both reads
+        rows, j = np.arange(len(hit)), hit.argmax(1)
+        return np.where(hit[rows, j], order[rows, j], -1)
+    j = hit.argmax(1)
+    return namespace(flags).where(seat_values(hit, j), seat_values(order, j), -1)
 
 
 def raise_range(t: Any, rules: Any) -> tuple[Array, Array, Array, Array]:
@@ -97,22 +110,28 @@ def action_mask(t: Any, rules: Any, can: Array, low: Array, high: Array, owe: Ar
     amount (``core.sizing`` sizes it)."""
     xp = namespace(can)
     b = can.shape[0]
-    head = xp.stack([((owe > 0) | rules.allow_fold_when_check) & ~t.passing, xp.ones(b, dtype=bool)], axis=1)
+    head = [(((owe > 0) | rules.allow_fold_when_check) & ~t.passing)[:, None], xp.ones((b, 1), dtype=bool)]
     if rules.limit:
-        legal = can[:, None]
+        legal = [can[:, None]]
         targets = low[:, None]
     elif rules.chips:
         ids = xp.arange(2, rules.num_actions, dtype=low.dtype)
-        legal = can[:, None] & (ids >= low[:, None] + 1) & (ids <= high[:, None] + 1)
+        legal = [can[:, None] & (ids >= low[:, None] + 1) & (ids <= high[:, None] + 1)]
         targets = xp.broadcast_to(ids - 1, (b, ids.shape[0]))
     else:
-        pot_after_call = t.contributed.sum(1) + owe
-        # one column per fraction, its ratio as Python ints: a division by a constant compiles to a multiply
-        share = xp.stack([pot_share(pot_after_call, int(p), int(q)) for p, q in zip(rules.numerators, rules.denominators)],
-                         axis=1)
-        to = xp.maximum(low[:, None], t.max_bet[:, None] + share)
-        legal = can[:, None] & (to < high[:, None])
-        legal = xp.concatenate([legal[:, :1], legal[:, 1:] & (to[:, 1:] != to[:, :-1])], axis=1)  # no repeats
-        legal = xp.concatenate([legal, can[:, None]], axis=1)  # the largest raise
+        to = xp.maximum(low[:, None], t.max_bet[:, None] + fraction_shares(t.contributed.sum(1) + owe, rules))
+        fits = can[:, None] & (to < high[:, None])
+        # a fraction whose amount repeats a smaller one's is masked; the largest raise comes last
+        legal = [fits[:, :1], fits[:, 1:] & (to[:, 1:] != to[:, :-1]), can[:, None]]
         targets = xp.concatenate([to, high[:, None]], axis=1)
-    return xp.concatenate([head, legal], axis=1).astype(xp.int8), targets
+    return xp.concatenate(head + legal, axis=1).astype(xp.int8), targets
+
+
+def fraction_shares(pot_after_call: Array, rules: Any) -> Array:
+    """(B, m) each raise fraction's share of the pot after the call (``core.sizing.pot_share``). numpy takes the
+    fractions as arrays at once; JAX one column per fraction with its ratio as Python ints, so that XLA divides
+    by constants (a multiply) instead of by an array."""
+    if isinstance(pot_after_call, np.ndarray):
+        return pot_share(pot_after_call[:, None], rules.numerators, rules.denominators)
+    xp = namespace(pot_after_call)
+    return xp.stack([pot_share(pot_after_call, int(p), int(q)) for p, q in zip(rules.numerators, rules.denominators)], axis=1)
