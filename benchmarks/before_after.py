@@ -1,7 +1,7 @@
 """One benchmark run on two source trees, alternating, in one run: the ratio of a change's speed to its base.
 
-    git archive <base commit> | tar -x -C /tmp/base
-    python benchmarks/before_after.py --base /tmp/base [--rounds 3] [--json PATH] -- \\
+    mkdir ../base && git archive <base commit> | tar -x -C ../base
+    python benchmarks/before_after.py --base ../base [--rounds 3] [--json PATH] -- \\
         benchmarks/jax_throughput.py --modes numpy host device --sizes 64 1024 8192 --seconds 1
 
 The script after ``--`` must accept ``--json PATH`` and write ``{"results": [{"game", "mode", "sizes",

@@ -46,11 +46,13 @@ def pot_fraction(value: Any, argument: str = "pot fraction") -> Fraction:
 
 
 def pot_share(pot: ArrayOrInt, numerator: Any, denominator: Any) -> ArrayOrInt:
-    """``pot * numerator / denominator`` rounded to a whole chip, halves up, in integer arithmetic only.
+    """``pot * numerator / denominator`` rounded to a whole chip, halves up, exactly.
 
     Works element-wise on Python ints, numpy and ``jax.numpy`` integer arrays (broadcasting ``numerator`` and
-    ``denominator``). With ``pot = a * q + r`` and ``p = b * q + s`` the share is ``a * p + r * b +
-    (r * s + q // 2) // q``: no term is larger than the result except ``r * s < q * q``."""
+    ``denominator``). Ints and JAX arrays: with ``pot = a * q + r`` and ``p = b * q + s`` the share is
+    ``a * p + r * b + (r * s + q // 2) // q``, integers only, no term larger than the result except ``r * s <
+    q * q``. numpy arrays: one float64 division, exact while ``2 * p * pot + q < 2**53`` (the batched engines
+    keep shares below 2**31 and denominators up to ``MAX_DENOMINATOR``)."""
     q = denominator
     if isinstance(pot, np.ndarray):
         # numpy: the same value through float64, which numpy divides far faster than int64. Exact: the dividend

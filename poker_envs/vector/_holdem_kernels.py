@@ -19,7 +19,9 @@ from poker_envs.core.hand_rules import evaluate_hands
 from poker_envs.core.ranking import HandRanking
 from poker_envs.games.holdem import HoldemGame
 from poker_envs.core.settlement import settle_batch
-from poker_envs.vector.holdem_reads import able_to_bet, action_mask, first_in_order, needs_to_act, raise_range
+from poker_envs.vector.holdem_reads import (  # noqa: F401  (rotations: the batched encoders read it from here)
+    able_to_bet, action_mask, first_in_order, needs_to_act, raise_range, rotations,
+)
 
 
 @dataclass(frozen=True)
@@ -148,16 +150,6 @@ class Tables:
         """Write ``part`` (from ``take(rows)``, since advanced) back into ``rows``."""
         for name, a in vars(self).items():
             a[rows] = getattr(part, name)
-
-
-_ROTATIONS: dict[int, np.ndarray] = {}
-
-
-def rotations(n: int) -> np.ndarray:
-    """(n, n) int64: row s lists the seats clockwise from seat s."""
-    if n not in _ROTATIONS:
-        _ROTATIONS[n] = (np.arange(n)[:, None] + np.arange(n)) % n
-    return _ROTATIONS[n]
 
 
 def post_forced_bets(

@@ -199,7 +199,7 @@ def check_options(config: HoldemConfig, reward_unit: str, obs_encoder: str) -> N
     if sum(config.starting_stacks) >= 2**31:
         raise ValueError(f"starting_stack: the batched engine counts chips in int32; the stacks sum to "
                          f"{sum(config.starting_stacks)}, at most {2**31 - 1} allowed")
-    largest = max(config.fractions, default=0)
+    largest = max(config.fractions, default=0) if config.betting != "limit" else 0  # limit sizes no fractions
     if sum(config.starting_stacks) * (1 + largest) >= 2**31:
         raise ValueError(f"bet_sizing: a raise of {largest} pots of {sum(config.starting_stacks)} chips would overflow the "
                          "batched engine's int32 chip counts; use smaller pot fractions or smaller stacks")

@@ -4,8 +4,9 @@ Each function takes arrays of one backend (a numpy ``Tables`` or the JAX engine'
 have the same names) and computes with that backend's namespace (``x.__array_namespace__()``: ``numpy`` or
 ``jax.numpy``, traced under ``jit`` and ``vmap`` alike). Nothing here writes into an array, so one body serves
 both; the kernels that change tables (betting, dealing, settling) stay twins, bound by the differential tests.
-Gathering one seat per row is the one operation written per backend (``seat_values``): numpy's fancy index is
-faster than its ``take_along_axis``. The rules these kernels follow are ``poker_envs.games.holdem``'s.
+Where numpy and XLA want other forms of the same read for speed, the helper branches on the array type and the
+rule stays above it: gathering seats per row (numpy's fancy index is faster than its ``take_along_axis``), the
+seats in clockwise order (a cached table in numpy), and the fractions' shares (XLA divides by constants). The rules these kernels follow are ``poker_envs.games.holdem``'s.
 """
 
 from __future__ import annotations
@@ -53,12 +54,17 @@ def able_to_bet(stacks: Array, folded: Array) -> Array:
 _ROTATIONS: dict[int, np.ndarray] = {}
 
 
+def rotations(n: int) -> np.ndarray:
+    """(n, n) int64: row s lists the seats clockwise from seat s (made once per table size)."""
+    if n not in _ROTATIONS:
+        _ROTATIONS[n] = (np.arange(n)[:, None] + np.arange(n)) % n
+    return _ROTATIONS[n]
+
+
 def clockwise_from(start: Array, n: int) -> Array:
-    """(R, n) the seats clockwise from ``start`` (any integer: taken modulo ``n``); numpy reads a cached table."""
+    """(R, n) the seats clockwise from ``start`` (any integer: taken modulo ``n``); numpy reads ``rotations``."""
     if isinstance(start, np.ndarray):
-        if n not in _ROTATIONS:
-            _ROTATIONS[n] = (np.arange(n)[:, None] + np.arange(n)) % n
-        return _ROTATIONS[n][start % n]
+        return rotations(n)[start % n]
     return (start[:, None] % n + namespace(start).arange(n)) % n
 
 

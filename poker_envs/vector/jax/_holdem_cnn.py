@@ -16,7 +16,8 @@ from poker_envs.encoders.poker_cnn import (
     PREV_AMOUNTS, PREV_TYPES, RIVER, ROUNDS, ROW0, SIDE, TURN, VISIBLE,
 )
 from poker_envs.vector.holdem import Rules
-from poker_envs.vector.jax._holdem_kernels import HoldemTables, _at
+from poker_envs.vector.holdem_reads import seat_values
+from poker_envs.vector.jax._holdem_kernels import HoldemTables
 
 SHAPE = (NUM_PLANES, SIDE, SIDE)
 _CELL = np.array(CELL, dtype=np.int32)  # card id -> flat cell inside a 17x17 plane
@@ -62,7 +63,7 @@ def encode_poker_cnn(s: HoldemTables, rules: Rules) -> jax.Array:
     # Cards: hole cards (planes 0, 1), the board seen by slot (2-4), all of them (5); an unseen board card
     # repeats the first hole card's entry (set anyway).
     place = (s.player - s.button - 1) % n
-    hole = jnp.stack([_at(s.deck, place), _at(s.deck, place + n)], axis=1)
+    hole = jnp.stack([seat_values(s.deck, place), seat_values(s.deck, place + n)], axis=1)
     board = s.deck[:, 2 * n :]
     seen = jnp.arange(5) < jnp.asarray(rules.board_seen, dtype=jnp.int32)[street][:, None]
     cell = jnp.asarray(_CELL)

@@ -5,8 +5,7 @@ Each function here mirrors the numpy kernel of the same name, with masks where t
 the same way: apply the actions, find the next seat, close streets, settle finished hands, deal new ones.
 The kernels that only read tables (raise range, action mask, who acts next) are not here: both engines
 call the one copy in ``vector.holdem_reads``. The differential tests bind every function to the numpy engine,
-and through it to the rules core. Values
-that the numpy engine computes once per button (the hand's start after the forced bets) are computed by
+and through it to the rules core. Values that the numpy engine computes once per button (the hand's start after the forced bets) are computed by
 the numpy kernels themselves on the host and gathered here by button.
 """
 
@@ -18,11 +17,11 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from poker_envs.encoders import holdem_default
 from poker_envs.vector.holdem import Rules, hand_starts
-from poker_envs.vector.holdem_reads import able_to_bet, action_mask, first_in_order, needs_to_act, raise_range
+from poker_envs.vector.holdem_reads import (
+    able_to_bet, action_mask, first_in_order, needs_to_act, raise_range, seat_values,
+)
 from poker_envs.vector.jax._showdown import evaluate_hands, settle_batch
-
 
 
 class HoldemTables(NamedTuple):
@@ -114,11 +113,6 @@ def _deal_swaps(picks: jax.Array, m: int) -> jax.Array:
     return pos[:, :size]
 
 
-def _at(x: jax.Array, p: jax.Array) -> jax.Array:
-    """``x[b, p[b]]`` for every row b."""
-    return jnp.take_along_axis(x, p[:, None], axis=1)[:, 0]
-
-
 def play(s: HoldemTables, rules: Rules, actions: jax.Array) -> tuple[HoldemTables, jax.Array]:
     """Play each table's action id for its seat to act; an illegal id (out of range or masked) is played as a
     fold, or as the pass of a pass turn. (state after the actions, legal (B,) bool)."""
@@ -126,7 +120,7 @@ def play(s: HoldemTables, rules: Rules, actions: jax.Array) -> tuple[HoldemTable
     mask, targets = action_mask(s, rules, can, low, high, owe)
     actions = jnp.asarray(actions).astype(jnp.int32)
     num_actions = rules.num_actions
-    legal = (actions >= 0) & (actions < num_actions) & (_at(mask, jnp.clip(actions, 0, num_actions - 1)) == 1)
+    legal = (actions >= 0) & (actions < num_actions) & (seat_values(mask, jnp.clip(actions, 0, num_actions - 1)) == 1)
     return apply_actions(s, rules, jnp.where(legal, actions, jnp.where(s.passing, 1, 0)), targets), legal
 
 
@@ -134,8 +128,8 @@ def apply_actions(s: HoldemTables, rules: Rules, actions: jax.Array, targets: ja
     """Play one legal action per table for its seat to act (``targets`` from ``action_mask``)."""
     seat = jnp.arange(rules.n) == s.player[:, None]
     fold, call, raising = actions == 0, actions == 1, actions >= 2
-    to = _at(targets, jnp.clip(actions - 2, 0, targets.shape[1] - 1))
-    bet, stack = _at(s.bets, s.player), _at(s.stacks, s.player)
+    to = seat_values(targets, jnp.clip(actions - 2, 0, targets.shape[1] - 1))
+    bet, stack = seat_values(s.bets, s.player), seat_values(s.stacks, s.player)
     added = jnp.where(call, jnp.minimum(s.max_bet - bet, stack), jnp.where(raising, to - bet, 0))
     hist_kind, hist_added = s.hist_kind, s.hist_added
     if rules.history:  # kind + 1: fold 1, check 2 / call 3, bet 4 / raise 5; pass turns are not recorded
@@ -253,7 +247,7 @@ def seen_cards(s: HoldemTables, rules: Rules) -> tuple[jax.Array, jax.Array]:
     """(B, 52) bool one-hots of the seat to act's hole cards and of the board cards seen."""
     n, h = rules.n, rules.hole
     place = (s.player - s.button - 1) % n
-    hole = jnp.stack([_at(s.deck, place + i * n) for i in range(h)], axis=1)
+    hole = jnp.stack([seat_values(s.deck, place + i * n) for i in range(h)], axis=1)
     board_cards = s.deck[:, n * h :]
     seen = jnp.arange(board_cards.shape[1]) < jnp.asarray(rules.board_seen, dtype=jnp.int32)[s.street][:, None]
     cards = jnp.arange(52)
@@ -270,7 +264,7 @@ def _floats(*columns: jax.Array) -> jax.Array:
 def encode_default(s: HoldemTables, rules: Rules, can: jax.Array, low: jax.Array, high: jax.Array, owe: jax.Array
                    ) -> jax.Array:
     """(B, 108 + 6n + 6) float32: ``encoders.holdem_default`` of each table's seat to act."""
-    n, d = rules.n, holdem_default
+    n = rules.n
     bb = jnp.float32(rules.big_blind)
     p = s.player
     own, board = seen_cards(s, rules)
@@ -279,7 +273,7 @@ def encode_default(s: HoldemTables, rules: Rules, can: jax.Array, low: jax.Array
     folded = jnp.take_along_axis(s.folded, order, 1)
     seats = jnp.stack([stacks / bb, jnp.take_along_axis(s.bets, order, 1) / bb,
                        jnp.take_along_axis(s.contributed, order, 1) / bb, folded, (stacks == 0) & ~folded], axis=2)
-    stack = _at(s.stacks, p)
+    stack = seat_values(s.stacks, p)
     return _floats(
         own, board, jnp.arange(4) == s.street[:, None], jnp.arange(n) == ((p - s.button) % n)[:, None], seats,
         s.contributed.sum(1) / bb, jnp.minimum(owe, stack) / bb, jnp.where(can, low / bb, 0.0),
@@ -294,8 +288,8 @@ def encode_flat56(s: HoldemTables, rules: Rules) -> jax.Array:
     seat = jnp.arange(rules.n) == p[:, None]
     own, board = seen_cards(s, rules)
     return _floats(
-        (_at(s.stacks, p) - jnp.asarray(rules.stacks)[p]) / sb, (s.contributed.sum(1) - s.bets.sum(1)) / sb,
-        _at(s.bets, p) / sb, jnp.where(seat, jnp.iinfo(jnp.int32).min, s.bets).max(1) / sb, own | board,
+        (seat_values(s.stacks, p) - jnp.asarray(rules.stacks)[p]) / sb, (s.contributed.sum(1) - s.bets.sum(1)) / sb,
+        seat_values(s.bets, p) / sb, jnp.where(seat, jnp.iinfo(jnp.int32).min, s.bets).max(1) / sb, own | board,
     )
 
 
@@ -321,7 +315,7 @@ def encode_public(s: HoldemTables, rules: Rules, can: jax.Array, low: jax.Array,
         blinds = jnp.asarray([rules.small_blind, rules.big_blind, rules.ante], jnp.float32)
     blinds = jnp.broadcast_to(jnp.asarray(blinds, jnp.float32), (b, 3))
     scalars = _floats(
-        s.contributed.sum(1), jnp.minimum(owe, _at(s.stacks, p)), jnp.where(can, low, 0), jnp.where(can, high, 0),
+        s.contributed.sum(1), jnp.minimum(owe, seat_values(s.stacks, p)), jnp.where(can, low, 0), jnp.where(can, high, 0),
         can, s.street, s.button, jnp.where(s.passing, -1, p), p, blinds,
         jnp.broadcast_to(jnp.asarray(hand_number), (b,)), jnp.broadcast_to(jnp.asarray(level), (b,)),
     )

@@ -20,6 +20,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from poker_envs.vector.base import VectorStep, check_reset_options
+from poker_envs.vector.holdem_reads import seat_values
 from poker_envs.vector.jax import _holdem_kernels as j
 from poker_envs.vector.jax.base import end_step, init_without_button, select, start_without_button
 from poker_envs.vector.sampling import check_decks, deal_cards
@@ -65,7 +66,7 @@ class JaxSmallGame:
         mask = self.mask(state)
         actions = jnp.asarray(actions).astype(jnp.int32)
         clipped = jnp.clip(actions, 0, self.num_actions - 1)
-        legal = (actions >= 0) & (actions < self.num_actions) & (j._at(mask, clipped) == 1)
+        legal = (actions >= 0) & (actions < self.num_actions) & (seat_values(mask, clipped) == 1)
         acts = jnp.where(legal, actions, jnp.argmax(mask, axis=1).astype(jnp.int32))
         s, result, ended = self._apply(state, acts)
         rewards = jnp.where(ended[:, None], jnp.stack([result, -result], axis=1), 0.0).astype(jnp.float32)

@@ -32,7 +32,7 @@ class JaxHoldem:
     def __init__(self, engine: holdem.VectorHoldem) -> None:
         self.name = "holdem"
         self.config = engine.config
-        self.num_players = n = engine.num_players
+        self.num_players = engine.num_players
         self.num_actions = engine.num_actions
         self.max_game_length = engine.max_game_length
         self.obs_encoder = engine.obs_encoder

@@ -18,6 +18,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from poker_envs.vector.holdem import Rules
+from poker_envs.vector.holdem_reads import seat_values
 from poker_envs.vector.jax import _holdem_kernels as j
 from poker_envs.vector.jax import _holdem_session_kernels as js
 from poker_envs.vector.jax.base import end_step
@@ -157,8 +158,8 @@ def encode_flat56_session(h: j.HoldemTables, rules: Rules, sb: jax.Array, hand_s
     p = h.player
     seat = jnp.arange(rules.n) == p[:, None]
     own, board = j.seen_cards(h, rules)
-    change = (j._at(h.stacks, p) - j._at(hand_start, p)) / sb + j._at(results, p) / sb
-    return j._floats(change, (h.contributed.sum(1) - h.bets.sum(1)) / sb, j._at(h.bets, p) / sb,
+    change = (seat_values(h.stacks, p) - seat_values(hand_start, p)) / sb + seat_values(results, p) / sb
+    return j._floats(change, (h.contributed.sum(1) - h.bets.sum(1)) / sb, seat_values(h.bets, p) / sb,
                      jnp.where(seat, jnp.iinfo(jnp.int32).min, h.bets).max(1) / sb, own | board)
 
 

@@ -12,7 +12,7 @@ import jax
 import jax.numpy as jnp
 
 from poker_envs.games.kuhn import BET, PASS, KuhnGame
-from poker_envs.vector.jax import _holdem_kernels as j
+from poker_envs.vector.holdem_reads import seat_values
 from poker_envs.vector.jax._small import JaxSmallGame
 from poker_envs.vector.kuhn import VectorKuhn
 
@@ -59,7 +59,7 @@ class JaxKuhn(JaxSmallGame):
         return jnp.ones((s.player.shape[0], 2), jnp.int8)  # pass and bet are always legal
 
     def encode(self, s: KuhnTables) -> jax.Array:
-        own = j._at(s.cards, s.player)
+        own = seat_values(s.cards, s.player)
         return jnp.concatenate([jax.nn.one_hot(s.player, 2), jax.nn.one_hot(own, self.num_cards), s.history], axis=1)
 
 

@@ -14,7 +14,7 @@ import numpy as np
 
 from poker_envs.encoders.small_games import LEDUC_SIZE
 from poker_envs.games.leduc import ANTE, FOLD, MAX_ACTIONS_PER_ROUND, MAX_RAISES, NUM_SUITS, RAISE, RAISE_SIZES, LeducGame
-from poker_envs.vector.jax import _holdem_kernels as j
+from poker_envs.vector.holdem_reads import seat_values
 from poker_envs.vector.jax._small import JaxSmallGame
 from poker_envs.vector.leduc import RANK_CHIPS_SIZE, VectorLeduc
 
@@ -56,7 +56,7 @@ class JaxLeduc(JaxSmallGame):
         p, rd, mv = s.player, s.round, s.moves
         o = 1 - p
         history = s.history + jax.nn.one_hot(_SLOTS * rd + 3 * mv + a, 2 * _SLOTS, dtype=jnp.float32)
-        mine, theirs = j._at(s.contributions, p), j._at(s.contributions, o)
+        mine, theirs = seat_values(s.contributions, p), seat_values(s.contributions, o)
         fold, raised = a == FOLD, a == RAISE
         called = ~fold & ~raised
         paid = jnp.where(raised, theirs + self._raise_sizes[rd], jnp.where(called, theirs, mine))
@@ -77,19 +77,19 @@ class JaxLeduc(JaxSmallGame):
         return s, result, fold | showdown
 
     def mask(self, s: LeducTables) -> jax.Array:
-        owes = j._at(s.contributions, s.player) < j._at(s.contributions, 1 - s.player)
+        owes = seat_values(s.contributions, s.player) < seat_values(s.contributions, 1 - s.player)
         can_raise = s.raises < MAX_RAISES
         return jnp.stack([owes, jnp.ones_like(owes), can_raise], axis=1).astype(jnp.int8)
 
     def encode(self, s: LeducTables) -> jax.Array:
         p = s.player
-        own = j._at(s.cards, p)
+        own = seat_values(s.cards, p)
         dealt = (s.round == 1)[:, None]  # the public card is shown from round two on
         if self.obs_encoder == "rank_chips":
             chips = 15  # one-hot of 0..14 chips put in (at most 13)
             return jnp.concatenate([
                 jax.nn.one_hot(own // NUM_SUITS, 3), dealt * jax.nn.one_hot(s.cards[:, 2] // NUM_SUITS, 3),
-                jax.nn.one_hot(j._at(s.contributions, p), chips), jax.nn.one_hot(j._at(s.contributions, 1 - p), chips),
+                jax.nn.one_hot(seat_values(s.contributions, p), chips), jax.nn.one_hot(seat_values(s.contributions, 1 - p), chips),
             ], axis=1)
         return jnp.concatenate([
             jax.nn.one_hot(p, 2), jax.nn.one_hot(own, self.num_cards),
