@@ -19,9 +19,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from agent_zoo.regret import average_weight, discount_factor, update_regrets
-from agent_zoo.solver.layout import Layout, StreetLayout, compile_tree
-from agent_zoo.solver.showdown import Blockers, ShowdownTables, blockers, compatible_reach, showdown_margin, showdown_tables
-from agent_zoo.solver.tree import PublicTree
+from agent_zoo.solver import passes
+from agent_zoo.solver.layout import Layout, compile_tree
+from agent_zoo.solver.showdown import compatible_reach
+from agent_zoo.solver.tree import Kind, PublicTree
 
 
 @dataclass(frozen=True)
@@ -53,156 +54,79 @@ class Exploitability:
 
 
 class RangeCFR:
-    """Solves one subgame; ``strategy(node)`` is the average strategy (actions, boards, holdings) of a decision."""
+    """Solves one subgame in numpy; ``strategy(node)`` is the average strategy (actions, boards, holdings)."""
 
     def __init__(self, tree: PublicTree, algorithm: str = "dcfr") -> None:
         if algorithm not in VARIANTS:
             raise ValueError(f"algorithm: expected one of {sorted(VARIANTS)}, got {algorithm!r}")
         self.variant = VARIANTS[algorithm]
         self.layout: Layout = compile_tree(tree)
+        self.tables = passes.make_tables(self.layout)
         lay = self.layout
         self.iteration = 0
         shape = lambda s, p: (len(s.rows[p]), s.width, len(s.boards), len(lay.holdings[p]))  # noqa: E731
         self.regrets = [[np.zeros(shape(s, p)) for s in lay.streets] for p in (0, 1)]
         self.average = [[np.zeros(shape(s, p)) for s in lay.streets] for p in (0, 1)]
-        self._blockers = [blockers(lay.holdings[p], lay.holdings[1 - p]) for p in (0, 1)]
-        river = lay.streets[-1]
-        self._showdown: list[ShowdownTables | None] = [
-            showdown_tables(lay.holdings[p], lay.holdings[1 - p], river.boards) if len(river.showdown_nodes) else None
-            for p in (0, 1)
-        ]
-        self._uniform = [[s.legal[p] / np.maximum(s.legal[p].sum(1, keepdims=True), 1) for s in lay.streets] for p in (0, 1)]
 
     # Strategies -----------------------------------------------------------------------------------------------
-    def current(self, player: int, street: int) -> np.ndarray:
-        """Regret matching of ``player``'s decisions on ``street``: (D, A, B, H)."""
-        positive = np.maximum(self.regrets[player][street], 0.0)
-        total = positive.sum(axis=1, keepdims=True)
-        fallback = np.broadcast_to(self._uniform[player][street][:, :, None, None], positive.shape)
-        return np.divide(positive, total, out=np.array(fallback), where=total > 0.0)
+    def current(self, player: int) -> list[np.ndarray]:
+        """Regret matching of ``player``'s decisions, per street: (D, A, B, H)."""
+        return [passes.normalized(np, np.maximum(r, 0.0), u) for r, u in zip(self.regrets[player], self.tables.uniform[player])]
 
-    def average_strategy(self, player: int, street: int) -> np.ndarray:
-        """The average strategy: (D, A, B, H); uniform where a holding never reached the node."""
-        avg = self.average[player][street]
-        total = avg.sum(axis=1, keepdims=True)
-        fallback = np.broadcast_to(self._uniform[player][street][:, :, None, None], avg.shape)
-        return np.divide(avg, total, out=np.array(fallback), where=total > 0.0)
+    def average_strategy(self, player: int) -> list[np.ndarray]:
+        """The average strategy per street: (D, A, B, H); uniform where a holding never reached the node."""
+        return [passes.normalized(np, a, u) for a, u in zip(self.average[player], self.tables.uniform[player])]
 
     def strategy(self, node: int) -> np.ndarray:
         """Average strategy of public-tree decision ``node``: (actions, boards, holdings of the player acting)."""
-        street, local = self.layout.locate[node]
-        player = self.layout.tree.nodes[node].player
-        if player not in (0, 1) or self.layout.tree.nodes[node].kind != 0:
+        public = self.layout.tree.nodes[node]
+        if public.kind != Kind.DECISION:
             raise ValueError(f"node {node} is not a decision")
-        row = int(np.flatnonzero(self.layout.streets[street].rows[player] == local)[0])
-        n_actions = len(self.layout.tree.nodes[node].actions)
-        return self.average_strategy(player, street)[row, :n_actions]
+        street, local = self.layout.locate[node]
+        row = int(np.flatnonzero(self.layout.streets[street].rows[public.player] == local)[0])
+        avg = self.average[public.player][street][row : row + 1]
+        uniform = self.tables.uniform[public.player][street][row : row + 1]
+        return passes.normalized(np, avg, uniform)[0, : len(public.actions)]
+
+    def facing(self, player: int, other_reach: np.ndarray) -> np.ndarray:
+        """For each of ``player``'s holdings, the other's reach (..., H_other) over the holdings it can face."""
+        return compatible_reach(other_reach, self.tables.blockers[player])
 
     # Passes ---------------------------------------------------------------------------------------------------
     def reach(self, player: int, policy: list[np.ndarray]) -> list[np.ndarray]:
-        """``player``'s reach (N + 1, B, H) at every node of every street when it plays ``policy`` (per street)."""
-        lay = self.layout
-        out: list[np.ndarray] = []
-        for k, st in enumerate(lay.streets):
-            r = np.zeros((st.num_nodes + 1, len(st.boards), len(lay.holdings[player])))
-            if k == 0:
-                r[0] = lay.weights[player][None, :]
-            else:
-                prev, before = lay.streets[k - 1], out[k - 1]
-                dealt = np.repeat(before[prev.chance_nodes], prev.cards_dealt, axis=1)
-                r[prev.chance_children] = dealt * lay.valid[player][k][None]
-            for g in st.groups:
-                parent = r[g.nodes][:, None]  # (G, 1, B, H)
-                if g.player == player:
-                    r[g.children] = parent * policy[k][g.rows]
-                else:
-                    r[g.children] = parent
-            r[-1] = 0.0
-            out.append(r)
-        return out
+        """``player``'s reach (N + 1, B, H) at every node of every street when it plays ``policy``."""
+        return passes.reach(np, self.layout, player, policy)
 
-    def values(self, player: int, other_reach: list[np.ndarray], policy: list[np.ndarray] | None,
-               regret_out: list[np.ndarray] | None = None) -> list[np.ndarray]:
-        """``player``'s counterfactual values (N + 1, B, H) at every node: it plays ``policy`` (None: best
-        response). With ``regret_out``, each decision's instant regrets (D, A, B, H) are written there."""
-        lay = self.layout
-        out: list[np.ndarray | None] = [None] * len(lay.streets)
-        for k in range(len(lay.streets) - 1, -1, -1):
-            st = lay.streets[k]
-            v = np.zeros((st.num_nodes + 1, len(st.boards), len(lay.holdings[player])))
-            self._terminals(player, st, k, other_reach[k], v)
-            if len(st.chance_nodes):
-                nxt = lay.streets[k + 1]
-                child = out[k + 1][st.chance_children] * lay.valid[player][k + 1][None]  # type: ignore[index]
-                shaped = child.reshape(len(st.chance_nodes), len(st.boards), st.cards_dealt, -1)
-                v[st.chance_nodes] = lay.chance_weight[k] * shaped.sum(axis=2)
-                del nxt
-            for g in reversed(st.groups):
-                below = v[g.children]  # (G, A, B, H)
-                if g.player != player:
-                    v[g.nodes] = below.sum(axis=1)
-                    continue
-                legal = st.legal[player][g.rows]
-                if policy is None:
-                    v[g.nodes] = np.where(legal[:, :, None, None], below, -np.inf).max(axis=1)
-                else:
-                    v[g.nodes] = (policy[k][g.rows] * below).sum(axis=1)
-                if regret_out is not None:
-                    regret_out[k][g.rows] = (below - v[g.nodes][:, None]) * legal[:, :, None, None]
-            out[k] = v
-        return out  # type: ignore[return-value]
-
-    def _terminals(self, player: int, st: StreetLayout, k: int, other: np.ndarray, v: np.ndarray) -> None:
-        valid = self.layout.valid[player][k][None]
-        if len(st.fold_nodes):
-            facing = compatible_reach(other[st.fold_nodes], self._blockers[player])
-            v[st.fold_nodes] = st.fold_payoff[:, player][:, None, None] * facing * valid
-        if len(st.showdown_nodes):
-            tables = self._showdown[player]
-            assert tables is not None
-            margin = showdown_margin(other[st.showdown_nodes], tables)
-            v[st.showdown_nodes] = st.showdown_stake[:, None, None] * margin * valid
+    def values(self, player: int, other_reach: list[np.ndarray], policy: list[np.ndarray] | None) -> list[np.ndarray]:
+        """``player``'s counterfactual values (N + 1, B, H) at every node; ``policy`` None: a best response."""
+        return passes.values(np, self.layout, self.tables, player, other_reach, policy)[0]
 
     # Iterations -----------------------------------------------------------------------------------------------
     def iterate(self, iterations: int = 1) -> None:
         """Run ``iterations`` alternating updates of both players."""
         var = self.variant
-        lay = self.layout
         for _ in range(iterations):
             self.iteration += 1
             t = self.iteration
+            discount = None
+            if var.positive_discount_alpha is not None:
+                discount = (discount_factor(t, var.positive_discount_alpha), discount_factor(t, var.negative_discount_beta))
+            weight = average_weight(t, var.average_weight_power)
             for p in (0, 1):
-                q = 1 - p
-                current_q = [self.current(q, k) for k in range(len(lay.streets))]
-                other = self.reach(q, current_q)
-                current_p = [self.current(p, k) for k in range(len(lay.streets))]
-                instant = [np.zeros_like(r) for r in self.regrets[p]]
-                self.values(p, other, current_p, instant)
-                discount = None
-                if var.positive_discount_alpha is not None:
-                    discount = (discount_factor(t, var.positive_discount_alpha), discount_factor(t, var.negative_discount_beta))
-                mine = self.reach(p, current_p)
-                weight = average_weight(t, var.average_weight_power)
-                for k, st in enumerate(lay.streets):
+                other = self.reach(1 - p, self.current(1 - p))
+                mine = self.current(p)
+                _, instant = passes.values(np, self.layout, self.tables, p, other, mine)
+                own = self.reach(p, mine)
+                for k, st in enumerate(self.layout.streets):
                     update_regrets(self.regrets[p][k], instant[k], plus=var.regret_matching_plus, discount=discount)
-                    self.average[p][k] += weight * mine[k][st.rows[p]][:, None] * current_p[k]
+                    self.average[p][k] += weight * own[k][st.rows[p]][:, None] * mine[k]
 
     # Evaluation -----------------------------------------------------------------------------------------------
-    def _root_value(self, player: int, values: list[np.ndarray]) -> float:
-        lay = self.layout
-        return float(lay.weights[player] @ values[0][0, 0]) / self._pairs()
-
-    def _pairs(self) -> float:
-        """Total weight of the (OOP, IP) holding pairs that share no card: the normaliser of every value."""
-        lay = self.layout
-        facing = compatible_reach(lay.weights[1][None], self._blockers[0])[0]
-        return float(lay.weights[0] @ facing)
-
     def exploitability(self) -> Exploitability:
         """Exact best-response values against the average strategies, and the profile's value for player 0."""
-        lay = self.layout
-        avg = [[self.average_strategy(p, k) for k in range(len(lay.streets))] for p in (0, 1)]
+        lay, tab = self.layout, self.tables
+        avg = [self.average_strategy(p) for p in (0, 1)]
         reach = [self.reach(p, avg[p]) for p in (0, 1)]
-        br = tuple(self._root_value(p, self.values(p, reach[1 - p], None)) for p in (0, 1))
-        value = self._root_value(0, self.values(0, reach[1], avg[0]))
-        return Exploitability((br[0], br[1]), value)  # type: ignore[arg-type]
+        br = [float(passes.root_value(np, lay, tab, p, self.values(p, reach[1 - p], None))) for p in (0, 1)]
+        value = float(passes.root_value(np, lay, tab, 0, self.values(0, reach[1], avg[0])))
+        return Exploitability((br[0], br[1]), value)

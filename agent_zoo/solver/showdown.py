@@ -15,6 +15,7 @@ O(holdings^2) of a payoff matrix.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -41,10 +42,12 @@ def blockers(hero: np.ndarray, other: np.ndarray) -> Blockers:
     return Blockers(incidence, COMBOS[hero].astype(np.int64), where[hero])
 
 
-def compatible_reach(reach: np.ndarray, tables: Blockers) -> np.ndarray:
-    """(..., H_h): for each hero holding, the other's reach over the holdings it can face. ``reach``: (..., H_o)."""
-    per_card = reach @ tables.incidence  # (..., 52)
-    padded = np.concatenate([reach, np.zeros(reach.shape[:-1] + (1,))], axis=-1)
+def compatible_reach(reach: Any, tables: Blockers) -> Any:
+    """(..., H_h): for each hero holding, the other's reach over the holdings it can face. ``reach``: (..., H_o),
+    a numpy or a JAX array."""
+    xp = reach.__array_namespace__()
+    per_card = reach @ xp.asarray(tables.incidence)  # (..., 52)
+    padded = xp.concatenate([reach, xp.zeros(reach.shape[:-1] + (1,))], axis=-1)
     a, b = tables.hero_cards[:, 0], tables.hero_cards[:, 1]
     return reach.sum(axis=-1, keepdims=True) - per_card[..., a] - per_card[..., b] + padded[..., tables.same]
 
@@ -99,28 +102,27 @@ def showdown_tables(hero: np.ndarray, other: np.ndarray, boards: np.ndarray) -> 
                           card_rank, width)
 
 
-def _prefix(values: np.ndarray, groups: int) -> np.ndarray:
+def _prefix(xp: Any, values: Any, groups: int) -> Any:
     """Cumulative sums within each of ``groups`` equal runs of the last axis, each with a leading 0."""
     n = values.shape[0]
-    runs = values.reshape(n, groups, -1)
-    out = np.zeros((n, groups, runs.shape[2] + 1))
-    np.cumsum(runs, axis=2, out=out[:, :, 1:])
-    return out.reshape(n, -1)
+    runs = xp.cumsum(values.reshape(n, groups, -1), axis=2)
+    return xp.concatenate([xp.zeros((n, groups, 1)), runs], axis=2).reshape(n, -1)
 
 
-def showdown_margin(reach: np.ndarray, tables: ShowdownTables) -> np.ndarray:
+def showdown_margin(reach: Any, tables: ShowdownTables) -> Any:
     """(N, B, H_h): reach of the other's holdings each hero holding beats minus the reach of those that beat it,
-    over the holdings it can face. ``reach``: (N, B, H_o), the other's reach on each board at N showdowns."""
+    over the holdings it can face. ``reach``: (N, B, H_o), the other's reach on each board at N showdowns (numpy
+    or JAX)."""
+    xp = reach.__array_namespace__()
     n, nb, h_o = reach.shape
     flat = reach.reshape(n, -1)
-    cum = _prefix(np.take(flat, tables.sort, axis=1), nb)  # (N, B * (H_o + 1))
+    cum = _prefix(xp, xp.take(flat, tables.sort, axis=1), nb)  # (N, B * (H_o + 1))
     total = cum.reshape(n, nb, -1)[:, :, -1:]
     # Beaten minus beating = below + not_above - total, over all holdings...
-    ranks = np.take(cum, tables.rank, axis=1).reshape(n, 2, nb, -1)
+    ranks = xp.take(cum, tables.rank.ravel(), axis=1).reshape(n, 2, nb, -1)
     margin = ranks[:, 0] + ranks[:, 1] - total
     # ... less the same over the holdings that share the hero's first card, and its second.
-    padded = np.concatenate([reach, np.zeros((n, nb, 1))], axis=2).reshape(n, -1)
-    card_cum = _prefix(np.take(padded, tables.card_sort, axis=1), nb * NUM_CARDS)
-    parts = np.take(card_cum, tables.card_rank, axis=1).reshape(n, 3, 2, nb, -1).sum(axis=2)
-    margin -= parts[:, 0] + parts[:, 1] - parts[:, 2]
-    return margin
+    padded = xp.concatenate([reach, xp.zeros((n, nb, 1))], axis=2).reshape(n, -1)
+    card_cum = _prefix(xp, xp.take(padded, tables.card_sort, axis=1), nb * NUM_CARDS)
+    parts = xp.take(card_cum, tables.card_rank.ravel(), axis=1).reshape(n, 3, 2, nb, -1).sum(axis=2)
+    return margin - (parts[:, 0] + parts[:, 1] - parts[:, 2])

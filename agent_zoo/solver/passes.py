@@ -1,0 +1,132 @@
+"""The solver's passes over a compiled tree, written once for numpy and for JAX.
+
+Every function takes the arrays of one backend and computes with its namespace (``numpy`` or ``jax.numpy``,
+traced under ``jit`` alike); the tables they read (layout, card removal, showdown order) are numpy constants,
+moved to the device once by the JAX solver. Writing rows into a node array is the one operation the two
+namespaces spell differently (:func:`assign`). ``agent_zoo.solver.cfr`` runs these passes eagerly in numpy,
+``agent_zoo.solver.jax_cfr`` jits a whole iteration of them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from agent_zoo.solver.layout import Layout, StreetLayout
+from agent_zoo.solver.showdown import Blockers, ShowdownTables, blockers, compatible_reach, showdown_margin, showdown_tables
+
+Array = Any  # a numpy or a JAX array
+
+
+def assign(xp: Any, a: Array, rows: Any, value: Array) -> Array:
+    """``a`` with ``a[rows] = value``: in place for numpy, a new array for JAX."""
+    if xp is np:
+        a[rows] = value
+        return a
+    return a.at[rows].set(value)
+
+
+@dataclass(frozen=True)
+class Tables:
+    """What the passes read besides the layout: card removal and showdown order, per hero player."""
+
+    blockers: tuple[Blockers, Blockers]
+    showdown: tuple[ShowdownTables | None, ShowdownTables | None]
+    uniform: tuple[tuple[np.ndarray, ...], tuple[np.ndarray, ...]]  # per player, street: (D, A) uniform policy
+
+
+def make_tables(layout: Layout) -> Tables:
+    river = layout.streets[-1]
+    show = tuple(
+        showdown_tables(layout.holdings[p], layout.holdings[1 - p], river.boards) if len(river.showdown_nodes) else None
+        for p in (0, 1)
+    )
+    uniform = tuple(
+        tuple(s.legal[p] / np.maximum(s.legal[p].sum(1, keepdims=True), 1) for s in layout.streets) for p in (0, 1)
+    )
+    return Tables((blockers(layout.holdings[0], layout.holdings[1]), blockers(layout.holdings[1], layout.holdings[0])),
+                  show, uniform)  # type: ignore[arg-type]
+
+
+def normalized(xp: Any, weights: Array, uniform: Array) -> Array:
+    """Non-negative ``weights`` (D, A, B, H) made into a policy over the action axis; ``uniform`` (D, A) where
+    they sum to 0 (regret matching, and the average strategy)."""
+    total = weights.sum(axis=1, keepdims=True)
+    safe = xp.where(total > 0.0, total, 1.0)
+    return xp.where(total > 0.0, weights / safe, uniform[:, :, None, None])
+
+
+def reach(xp: Any, layout: Layout, player: int, policy: list[Array]) -> list[Array]:
+    """``player``'s reach (N + 1, B, H) at every node of every street when it plays ``policy`` (per street)."""
+    out: list[Array] = []
+    h = len(layout.holdings[player])
+    for k, st in enumerate(layout.streets):
+        r = xp.zeros((st.num_nodes + 1, len(st.boards), h))
+        if k == 0:
+            r = assign(xp, r, 0, xp.asarray(layout.weights[player])[None, :])
+        else:
+            prev = layout.streets[k - 1]
+            dealt = xp.repeat(out[k - 1][prev.chance_nodes], prev.cards_dealt, axis=1)
+            r = assign(xp, r, prev.chance_children, dealt * xp.asarray(layout.valid[player][k])[None])
+        for g in st.groups:
+            parent = r[g.nodes][:, None]  # (G, 1, B, H)
+            moved = parent * policy[k][g.rows] if g.player == player else xp.broadcast_to(parent, g.children.shape + parent.shape[2:])
+            r = assign(xp, r, g.children, moved)
+        out.append(assign(xp, r, -1, 0.0))
+    return out
+
+
+def terminal_values(xp: Any, layout: Layout, tables: Tables, player: int, k: int, other: Array, v: Array) -> Array:
+    """``v`` with ``player``'s values written at the folds and showdowns of street ``k``."""
+    st: StreetLayout = layout.streets[k]
+    valid = xp.asarray(layout.valid[player][k])[None]
+    if len(st.fold_nodes):
+        facing = compatible_reach(other[st.fold_nodes], tables.blockers[player])
+        v = assign(xp, v, st.fold_nodes, xp.asarray(st.fold_payoff[:, player])[:, None, None] * facing * valid)
+    if len(st.showdown_nodes):
+        show = tables.showdown[player]
+        assert show is not None
+        margin = showdown_margin(other[st.showdown_nodes], show)
+        v = assign(xp, v, st.showdown_nodes, xp.asarray(st.showdown_stake)[:, None, None] * margin * valid)
+    return v
+
+
+def values(xp: Any, layout: Layout, tables: Tables, player: int, other_reach: list[Array],
+           policy: list[Array] | None) -> tuple[list[Array], list[Array]]:
+    """``player``'s counterfactual values (N + 1, B, H) at every node, playing ``policy`` (None: a best response),
+    and the instant regrets (D, A, B, H) of its decisions on each street (zeros under a best response)."""
+    n = len(layout.streets)
+    out: list[Array] = [None] * n
+    regrets: list[Array] = [None] * n
+    h = len(layout.holdings[player])
+    for k in range(n - 1, -1, -1):
+        st = layout.streets[k]
+        v = terminal_values(xp, layout, tables, player, k, other_reach[k], xp.zeros((st.num_nodes + 1, len(st.boards), h)))
+        if len(st.chance_nodes):
+            child = out[k + 1][st.chance_children] * xp.asarray(layout.valid[player][k + 1])[None]
+            shaped = child.reshape(len(st.chance_nodes), len(st.boards), st.cards_dealt, h)
+            v = assign(xp, v, st.chance_nodes, layout.chance_weight[k] * shaped.sum(axis=2))
+        instant = xp.zeros((len(st.rows[player]), st.width, len(st.boards), h))
+        for g in reversed(st.groups):
+            below = v[g.children]  # (G, A, B, H)
+            if g.player != player:
+                v = assign(xp, v, g.nodes, below.sum(axis=1))
+                continue
+            legal = xp.asarray(st.legal[player][g.rows])[:, :, None, None]
+            if policy is None:
+                v = assign(xp, v, g.nodes, xp.where(legal, below, -xp.inf).max(axis=1))
+            else:
+                here = (policy[k][g.rows] * below).sum(axis=1)
+                v = assign(xp, v, g.nodes, here)
+                instant = assign(xp, instant, g.rows, xp.where(legal, below - here[:, None], 0.0))
+        out[k], regrets[k] = v, instant
+    return out, regrets
+
+
+def root_value(xp: Any, layout: Layout, tables: Tables, player: int, values_: list[Array]) -> Array:
+    """``player``'s expected chips per hand from its root counterfactual values."""
+    facing = compatible_reach(xp.asarray(layout.weights[1])[None], tables.blockers[0])[0]
+    pairs = xp.asarray(layout.weights[0]) @ facing
+    return xp.asarray(layout.weights[player]) @ values_[0][0, 0] / pairs

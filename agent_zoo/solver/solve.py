@@ -1,0 +1,124 @@
+"""Solve a subgame to a target exploitability, and read the answer: strategies, expected values, JSON.
+
+Exploitability is reported as postflop solvers print it (TexasSolver, github.com/bupticybee/TexasSolver): the
+mean of the two players' best-response gains, in percent of the starting pot,
+``(br_oop + br_ip) / 2 / pot * 100`` with zero-sum values (so it is NashConv / 2 / pot * 100).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from agent_zoo.solver.cfr import Exploitability, RangeCFR
+from agent_zoo.solver.ranges import COMBOS
+from agent_zoo.solver.spot import Spot
+from agent_zoo.solver.tree import Kind, build_tree
+from poker_envs.core.cards import cards_to_str
+
+
+@dataclass(frozen=True)
+class SolveLog:
+    """What a solve did."""
+
+    iterations: int
+    exploitability_pct: float  # of the final average strategy, percent of the starting pot
+    value_oop: float  # OOP's expected chips in the subgame under the final strategies (pot counted half each)
+    seconds: float  # iterating and evaluating, after the tree and tables were built
+    build_seconds: float  # building the tree, the layout and the showdown tables
+    curve: list[tuple[int, float]] = field(default_factory=list)  # (iteration, exploitability %) at each check
+
+
+def exploitability_pct(result: Exploitability, pot: int) -> float:
+    """TexasSolver's figure: mean best-response gain in percent of the starting pot."""
+    return result.nash_conv / 2.0 / pot * 100.0
+
+
+def solve(spot: Spot, *, accuracy: float = 0.5, max_iterations: int = 1000, check_every: int = 10,
+          algorithm: str = "dcfr", on_check: Callable[[int, float], None] | None = None,
+          solver: RangeCFR | None = None) -> tuple[RangeCFR, SolveLog]:
+    """Run CFR until the exploitability (percent of the pot, checked every ``check_every`` iterations and at the
+    end) is at most ``accuracy`` or ``max_iterations`` have run. ``on_check(iteration, pct)`` sees each check
+    (progress bars, logs). Pass ``solver`` to continue an earlier solve of the same spot."""
+    if accuracy < 0 or max_iterations < 0 or check_every < 1:
+        raise ValueError(
+            f"accuracy >= 0, max_iterations >= 0 and check_every >= 1 are required, got {accuracy}, "
+            f"{max_iterations}, {check_every}"
+        )
+    start = time.perf_counter()
+    cfr = solver if solver is not None else RangeCFR(build_tree(spot), algorithm)
+    built = time.perf_counter()
+    curve: list[tuple[int, float]] = []
+    result = cfr.exploitability()
+    pct = exploitability_pct(result, spot.pot)
+    while pct > accuracy and cfr.iteration < max_iterations:
+        cfr.iterate(min(check_every, max_iterations - cfr.iteration))
+        result = cfr.exploitability()
+        pct = exploitability_pct(result, spot.pot)
+        curve.append((cfr.iteration, pct))
+        if on_check is not None:
+            on_check(cfr.iteration, pct)
+    done = time.perf_counter()
+    return cfr, SolveLog(cfr.iteration, pct, result.value, done - built, built - start, curve)
+
+
+def expected_values(cfr: RangeCFR, player: int) -> list[np.ndarray]:
+    """Per street, (N + 1, B, H): ``player``'s expected chips at each node with each holding when both play the
+    average strategies (NaN where the other player's range cannot reach the node with that holding)."""
+    lay = cfr.layout
+    avg = [cfr.average_strategy(p) for p in (0, 1)]
+    other = cfr.reach(1 - player, avg[1 - player])
+    values = cfr.values(player, other, avg[player])
+    out = []
+    for k, v in enumerate(values):
+        facing = cfr.facing(player, other[k])
+        out.append(np.divide(v, facing, out=np.full_like(v, np.nan), where=facing > 1e-12))
+    return out
+
+
+def combo_names(holdings: np.ndarray) -> list[str]:
+    """Names of holdings (indices into COMBOS), higher card first: "AhKd"."""
+    return [cards_to_str(sorted(COMBOS[i].tolist(), reverse=True)).replace(" ", "") for i in holdings]
+
+
+def to_json(cfr: RangeCFR, log: SolveLog, streets: int = 1) -> dict[str, Any]:
+    """The solution as plain data: each decision of the first ``streets`` streets with its actions, and per board
+    dealt since the spot (keyed by the dealt cards, "" on the first street) each holding's strategy and expected
+    value. Sizes grow fast with ``streets`` (48 boards per street after the turn)."""
+    lay = cfr.layout
+    tree = lay.tree
+    evs = [expected_values(cfr, p) for p in (0, 1)]
+    names = [combo_names(lay.holdings[p]) for p in (0, 1)]
+    nodes = []
+    for i, node in enumerate(tree.nodes):
+        if node.kind != Kind.DECISION or node.street >= streets:
+            continue
+        street, local = lay.locate[i]
+        strategy = cfr.strategy(i)  # (A, B, H)
+        boards = lay.streets[street].boards
+        dealt = boards[:, len(tree.spot.board):]
+        per_board = {}
+        for b in range(len(boards)):
+            key = cards_to_str(dealt[b].tolist()).replace(" ", "") if dealt.shape[1] else ""
+            live = lay.valid[node.player][street][b]
+            per_board[key] = {
+                "strategy": {n: [round(float(x), 6) for x in strategy[:, b, h]] for h, n in enumerate(names[node.player]) if live[h]},
+                "ev": {n: _num(evs[node.player][street][local, b, h]) for h, n in enumerate(names[node.player]) if live[h]},
+            }
+        nodes.append({"node": i, "history": node.history, "player": ["oop", "ip"][node.player],
+                      "actions": [str(a) for a in node.actions], "boards": per_board})
+    spot = tree.spot
+    return {
+        "board": cards_to_str(list(spot.board)), "pot": spot.pot, "stack": spot.stack,
+        "conventions": spot.conventions.value, "iterations": log.iterations,
+        "exploitability_pct": log.exploitability_pct, "value_oop": log.value_oop, "seconds": log.seconds,
+        "nodes": nodes,
+    }
+
+
+def _num(x: float) -> float | None:
+    return None if not np.isfinite(x) else round(float(x), 4)
