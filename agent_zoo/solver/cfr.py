@@ -53,7 +53,39 @@ class Exploitability:
         return self.best_response[0] + self.best_response[1]
 
 
-class RangeCFR:
+class Reads:
+    """Reading a solver's answer in numpy: shared by the numpy and the JAX solver (each sets ``layout``,
+    ``tables`` and ``average_strategy``)."""
+
+    layout: Layout
+    tables: passes.Tables
+
+    def average_strategy(self, player: int) -> list[np.ndarray]:
+        raise NotImplementedError
+
+    def strategy(self, node: int) -> np.ndarray:
+        """Average strategy of public-tree decision ``node``: (actions, boards, holdings of the player acting)."""
+        public = self.layout.tree.nodes[node]
+        if public.kind != Kind.DECISION:
+            raise ValueError(f"node {node} is not a decision")
+        street, local = self.layout.locate[node]
+        row = int(np.flatnonzero(self.layout.streets[street].rows[public.player] == local)[0])
+        return self.average_strategy(public.player)[street][row, : len(public.actions)]
+
+    def facing(self, player: int, other_reach: np.ndarray) -> np.ndarray:
+        """For each of ``player``'s holdings, the other's reach (..., H_other) over the holdings it can face."""
+        return compatible_reach(other_reach, self.tables.blockers[player])
+
+    def reach(self, player: int, policy: list[np.ndarray]) -> list[np.ndarray]:
+        """``player``'s reach (N + 1, B, H) at every node of every street when it plays ``policy``."""
+        return passes.reach(np, self.layout, player, policy)
+
+    def values(self, player: int, other_reach: list[np.ndarray], policy: list[np.ndarray] | None) -> list[np.ndarray]:
+        """``player``'s counterfactual values (N + 1, B, H) at every node; ``policy`` None: a best response."""
+        return passes.values(np, self.layout, self.tables, player, other_reach, policy)[0]
+
+
+class RangeCFR(Reads):
     """Solves one subgame in numpy; ``strategy(node)`` is the average strategy (actions, boards, holdings)."""
 
     def __init__(self, tree: PublicTree, algorithm: str = "dcfr") -> None:
@@ -76,30 +108,6 @@ class RangeCFR:
     def average_strategy(self, player: int) -> list[np.ndarray]:
         """The average strategy per street: (D, A, B, H); uniform where a holding never reached the node."""
         return [passes.normalized(np, a, u) for a, u in zip(self.average[player], self.tables.uniform[player])]
-
-    def strategy(self, node: int) -> np.ndarray:
-        """Average strategy of public-tree decision ``node``: (actions, boards, holdings of the player acting)."""
-        public = self.layout.tree.nodes[node]
-        if public.kind != Kind.DECISION:
-            raise ValueError(f"node {node} is not a decision")
-        street, local = self.layout.locate[node]
-        row = int(np.flatnonzero(self.layout.streets[street].rows[public.player] == local)[0])
-        avg = self.average[public.player][street][row : row + 1]
-        uniform = self.tables.uniform[public.player][street][row : row + 1]
-        return passes.normalized(np, avg, uniform)[0, : len(public.actions)]
-
-    def facing(self, player: int, other_reach: np.ndarray) -> np.ndarray:
-        """For each of ``player``'s holdings, the other's reach (..., H_other) over the holdings it can face."""
-        return compatible_reach(other_reach, self.tables.blockers[player])
-
-    # Passes ---------------------------------------------------------------------------------------------------
-    def reach(self, player: int, policy: list[np.ndarray]) -> list[np.ndarray]:
-        """``player``'s reach (N + 1, B, H) at every node of every street when it plays ``policy``."""
-        return passes.reach(np, self.layout, player, policy)
-
-    def values(self, player: int, other_reach: list[np.ndarray], policy: list[np.ndarray] | None) -> list[np.ndarray]:
-        """``player``'s counterfactual values (N + 1, B, H) at every node; ``policy`` None: a best response."""
-        return passes.values(np, self.layout, self.tables, player, other_reach, policy)[0]
 
     # Iterations -----------------------------------------------------------------------------------------------
     def iterate(self, iterations: int = 1) -> None:

@@ -55,51 +55,57 @@ def compatible_reach(reach: Any, tables: Blockers) -> Any:
 @dataclass(frozen=True)
 class ShowdownTables:
     """Per board, the other player's holdings sorted by strength and the hero's place among them, as flat indices
-    (one ``np.take`` each: gathers along one axis are much faster than broadcast fancy indexing)."""
+    (one ``take`` each: a gather along one axis is much faster than broadcast fancy indexing).
 
-    boards: int  # B
+    The per-card lists sit end to end: the holders of card 0, then of card 1, ... (each holding twice, once per
+    card). Which holdings hold a card does not depend on the board, so each card's segment starts at the same
+    place on every board and only the order inside it changes."""
+
     sort: np.ndarray  # (B * H_o,) into reach (B * H_o): the other's holdings, weakest first, board by board
     rank: np.ndarray  # (2, B * H_h) into the prefix sums (B * (H_o + 1)): holdings strictly weaker, not stronger
-    card_sort: np.ndarray  # (B * 52 * L,) into padded reach (B * (H_o + 1)): per card, its holders weakest first
-    card_rank: np.ndarray  # (6, B * H_h) into the card prefix sums (B * 52 * (L + 1)): per hero card, weaker,
-    #                        not stronger, and all holders of that card
-    width: int  # L: the longest list of holders of one card
+    card_sort: np.ndarray  # (B * 2 H_o,) into reach (B * H_o): each card's holders, weakest first, card by card
+    card_rank: np.ndarray  # (4, 2, B * H_h) into the card prefix sums (B * (2 H_o + 1)), per hero card: weaker,
+    #                        not stronger, the end and the start of the card's segment
 
 
 def showdown_tables(hero: np.ndarray, other: np.ndarray, boards: np.ndarray) -> ShowdownTables:
     """Tables for showdowns on every board in ``boards`` (B, 5). Holdings that collide with a board get strength -1;
     their reach is 0 there, so where they sort does not matter."""
-    nb, h_o, h_h = len(boards), len(other), len(hero)
+    nb, h_o = len(boards), len(other)
     strength_h = evaluate_cross(COMBOS[hero], boards, check=False).T.astype(np.int64)  # (B, H_h)
     strength_o = evaluate_cross(COMBOS[other], boards, check=False).T.astype(np.int64)  # (B, H_o)
     order = np.argsort(strength_o, axis=1, kind="stable")
     ranked = np.take_along_axis(strength_o, order, axis=1)
     below = np.stack([np.searchsorted(row, s, side="left") for row, s in zip(ranked, strength_h)])
     not_above = np.stack([np.searchsorted(row, s, side="right") for row, s in zip(ranked, strength_h)])
-    # Per card: the other's holdings that hold it, padded to the longest list with index H_o (zero reach).
-    holders = [np.flatnonzero((COMBOS[other] == c).any(axis=1)) for c in range(NUM_CARDS)]
-    width = max(1, max(len(h) for h in holders))
-    lists = np.full((NUM_CARDS, width), h_o, dtype=np.int64)
-    for c, h in enumerate(holders):
-        lists[c, : len(h)] = h
-    padded = np.concatenate([strength_o, np.full((nb, 1), np.iinfo(np.int64).max)], axis=1)
-    list_strength = padded[:, lists]  # (B, 52, L)
-    sort = np.argsort(list_strength, axis=2, kind="stable")
-    card_order = np.take_along_axis(np.broadcast_to(lists, list_strength.shape), sort, axis=2)
-    sorted_strength = np.take_along_axis(list_strength, sort, axis=2)
-    cards = COMBOS[hero].astype(np.int64)  # (H_h, 2)
-    mine = sorted_strength[:, cards, :]  # (B, H_h, 2, L)
-    s = strength_h[:, :, None, None]
-    card_below, card_not_above = (mine < s).sum(axis=3), (mine <= s).sum(axis=3)  # (B, H_h, 2)
+    # The holders of each card, segment after segment; sort inside each segment by (card, strength).
+    cards_o = COMBOS[other].astype(np.int64)
+    member = np.concatenate([np.arange(h_o), np.arange(h_o)])  # each holding once per card
+    card_of = np.concatenate([cards_o[:, 0], cards_o[:, 1]])
+    segment = np.argsort(card_of, kind="stable")
+    member, card_of = member[segment], card_of[segment]
+    start = np.searchsorted(card_of, np.arange(NUM_CARDS), side="left")  # (52,)
+    end = np.searchsorted(card_of, np.arange(NUM_CARDS), side="right")
+    key = card_of[None, :] * (1 << 40) + strength_o[:, member] + 1  # (B, 2 H_o): card first, then strength
+    inner = np.argsort(key, axis=1, kind="stable")
+    sorted_key = np.take_along_axis(key, inner, axis=1)
+    cards_h = COMBOS[hero].astype(np.int64)  # (H_h, 2)
+    width = 2 * h_o + 1
     b = np.arange(nb)[:, None]
-    rank = np.stack([b * (h_o + 1) + below, b * (h_o + 1) + not_above]).reshape(2, -1)
-    start = b[:, :, None] * (NUM_CARDS * (width + 1)) + cards[None] * (width + 1)  # (B, H_h, 2)
-    card_rank = np.concatenate([
-        np.moveaxis(start + card_below, 2, 0), np.moveaxis(start + card_not_above, 2, 0),
-        np.moveaxis(start + width, 2, 0),
-    ]).reshape(6, -1)
-    return ShowdownTables(nb, (b * h_o + order).ravel(), rank, (b[:, :, None] * (h_o + 1) + card_order).ravel(),
-                          card_rank, width)
+    parts = []
+    for j in (0, 1):
+        c = cards_h[:, j]
+        target = c[None, :] * (1 << 40) + strength_h + 1  # (B, H_h)
+        lo = np.stack([np.searchsorted(row, t, side="left") for row, t in zip(sorted_key, target)])
+        hi = np.stack([np.searchsorted(row, t, side="right") for row, t in zip(sorted_key, target)])
+        parts.append(np.stack([lo, hi, np.broadcast_to(end[c], lo.shape), np.broadcast_to(start[c], lo.shape)]) + b * width)
+    card_rank = np.stack(parts, axis=1).reshape(4, 2, -1)
+    return ShowdownTables(
+        sort=(b * h_o + order).ravel(),
+        rank=np.stack([b * (h_o + 1) + below, b * (h_o + 1) + not_above]).reshape(2, -1),
+        card_sort=(b * h_o + member[inner]).ravel(),
+        card_rank=card_rank,
+    )
 
 
 def _prefix(xp: Any, values: Any, groups: int) -> Any:
@@ -121,8 +127,8 @@ def showdown_margin(reach: Any, tables: ShowdownTables) -> Any:
     # Beaten minus beating = below + not_above - total, over all holdings...
     ranks = xp.take(cum, tables.rank.ravel(), axis=1).reshape(n, 2, nb, -1)
     margin = ranks[:, 0] + ranks[:, 1] - total
-    # ... less the same over the holdings that share the hero's first card, and its second.
-    padded = xp.concatenate([reach, xp.zeros((n, nb, 1))], axis=2).reshape(n, -1)
-    card_cum = _prefix(xp, xp.take(padded, tables.card_sort, axis=1), nb * NUM_CARDS)
-    parts = xp.take(card_cum, tables.card_rank.ravel(), axis=1).reshape(n, 3, 2, nb, -1).sum(axis=2)
-    return margin - (parts[:, 0] + parts[:, 1] - parts[:, 2])
+    # ... less the same over the holdings that share the hero's first card, and its second: within a card's
+    # segment, (weaker - start) + (not stronger - start) - (end - start).
+    card_cum = _prefix(xp, xp.take(flat, tables.card_sort, axis=1), nb)  # (N, B * (2 H_o + 1))
+    parts = xp.take(card_cum, tables.card_rank.ravel(), axis=1).reshape(n, 4, 2, nb, -1).sum(axis=2)
+    return margin - (parts[:, 0] + parts[:, 1] - parts[:, 2] - parts[:, 3])

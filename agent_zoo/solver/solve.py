@@ -21,6 +21,10 @@ from agent_zoo.solver.tree import Kind, build_tree
 from poker_envs.core.cards import cards_to_str
 
 
+BACKENDS = ("numpy", "jax")
+Solver = RangeCFR | Any  # RangeCFR or agent_zoo.solver.jax_cfr.JaxRangeCFR (same interface)
+
+
 @dataclass(frozen=True)
 class SolveLog:
     """What a solve did."""
@@ -39,18 +43,28 @@ def exploitability_pct(result: Exploitability, pot: int) -> float:
 
 
 def solve(spot: Spot, *, accuracy: float = 0.5, max_iterations: int = 1000, check_every: int = 10,
-          algorithm: str = "dcfr", on_check: Callable[[int, float], None] | None = None,
-          solver: RangeCFR | None = None) -> tuple[RangeCFR, SolveLog]:
+          algorithm: str = "dcfr", backend: str = "numpy", on_check: Callable[[int, float], None] | None = None,
+          solver: Solver | None = None) -> tuple[Solver, SolveLog]:
     """Run CFR until the exploitability (percent of the pot, checked every ``check_every`` iterations and at the
     end) is at most ``accuracy`` or ``max_iterations`` have run. ``on_check(iteration, pct)`` sees each check
-    (progress bars, logs). Pass ``solver`` to continue an earlier solve of the same spot."""
+    (progress bars, logs). ``backend``: "numpy" or "jax" (float32 unless JAX's x64 mode is on). Pass ``solver``
+    to continue an earlier solve of the same spot."""
     if accuracy < 0 or max_iterations < 0 or check_every < 1:
         raise ValueError(
             f"accuracy >= 0, max_iterations >= 0 and check_every >= 1 are required, got {accuracy}, "
             f"{max_iterations}, {check_every}"
         )
     start = time.perf_counter()
-    cfr = solver if solver is not None else RangeCFR(build_tree(spot), algorithm)
+    if backend not in BACKENDS:
+        raise ValueError(f"backend: expected one of {BACKENDS}, got {backend!r}")
+    if solver is not None:
+        cfr = solver
+    elif backend == "jax":
+        from agent_zoo.solver.jax_cfr import JaxRangeCFR  # jax only when asked for
+
+        cfr = JaxRangeCFR(build_tree(spot), algorithm)
+    else:
+        cfr = RangeCFR(build_tree(spot), algorithm)
     built = time.perf_counter()
     curve: list[tuple[int, float]] = []
     result = cfr.exploitability()
@@ -66,7 +80,7 @@ def solve(spot: Spot, *, accuracy: float = 0.5, max_iterations: int = 1000, chec
     return cfr, SolveLog(cfr.iteration, pct, result.value, done - built, built - start, curve)
 
 
-def expected_values(cfr: RangeCFR, player: int) -> list[np.ndarray]:
+def expected_values(cfr: Solver, player: int) -> list[np.ndarray]:
     """Per street, (N + 1, B, H): ``player``'s expected chips at each node with each holding when both play the
     average strategies (NaN where the other player's range cannot reach the node with that holding)."""
     lay = cfr.layout
@@ -85,7 +99,7 @@ def combo_names(holdings: np.ndarray) -> list[str]:
     return [cards_to_str(sorted(COMBOS[i].tolist(), reverse=True)).replace(" ", "") for i in holdings]
 
 
-def to_json(cfr: RangeCFR, log: SolveLog, streets: int = 1) -> dict[str, Any]:
+def to_json(cfr: Solver, log: SolveLog, streets: int = 1) -> dict[str, Any]:
     """The solution as plain data: each decision of the first ``streets`` streets with its actions, and per board
     dealt since the spot (keyed by the dealt cards, "" on the first street) each holding's strategy and expected
     value. Sizes grow fast with ``streets`` (48 boards per street after the turn)."""

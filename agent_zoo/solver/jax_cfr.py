@@ -1,0 +1,97 @@
+"""The range-vs-range solver on JAX: the passes of ``passes.py`` traced once, one jitted call per iteration.
+
+The same arithmetic as :class:`agent_zoo.solver.cfr.RangeCFR` (the tests bind the two), in JAX's default
+float32 unless ``jax_enable_x64`` is on; XLA fuses the passes' many small operations, and on a GPU the boards and
+holdings of a street run in parallel. Needs ``jax`` (the ``[jax]`` extra).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from agent_zoo.regret import average_weight, discount_factor
+from agent_zoo.solver import passes
+from agent_zoo.solver.cfr import VARIANTS, Exploitability, Reads
+from agent_zoo.solver.layout import Layout, compile_tree
+from agent_zoo.solver.tree import PublicTree
+
+
+def _jax() -> tuple[Any, Any]:
+    try:
+        import jax
+        import jax.numpy as jnp
+    except ImportError as exc:  # pragma: no cover - depends on the install
+        raise ImportError("backend='jax' needs jax: pip install 'poker-envs[jax]'") from exc
+    return jax, jnp
+
+
+class JaxRangeCFR(Reads):
+    """Solves one subgame with JAX; the same interface as :class:`~agent_zoo.solver.cfr.RangeCFR`."""
+
+    def __init__(self, tree: PublicTree, algorithm: str = "dcfr") -> None:
+        if algorithm not in VARIANTS:
+            raise ValueError(f"algorithm: expected one of {sorted(VARIANTS)}, got {algorithm!r}")
+        jax, jnp = _jax()
+        self.variant = VARIANTS[algorithm]
+        self.layout: Layout = compile_tree(tree)
+        self.tables = passes.make_tables(self.layout)
+        lay, tab, var = self.layout, self.tables, self.variant
+        self.iteration = 0
+        shape = lambda s, p: (len(s.rows[p]), s.width, len(s.boards), len(lay.holdings[p]))  # noqa: E731
+        self.regrets = [[jnp.zeros(shape(s, p)) for s in lay.streets] for p in (0, 1)]
+        self.average = [[jnp.zeros(shape(s, p)) for s in lay.streets] for p in (0, 1)]
+        uniform = [[jnp.asarray(u) for u in tab.uniform[p]] for p in (0, 1)]
+
+        def current(regrets: list[Any], p: int) -> list[Any]:
+            return [passes.normalized(jnp, jnp.maximum(r, 0.0), u) for r, u in zip(regrets, uniform[p])]
+
+        def step(regrets: list[list[Any]], average: list[list[Any]], positive: Any, negative: Any, weight: Any) -> Any:
+            regrets = [list(r) for r in regrets]
+            average = [list(a) for a in average]
+            for p in (0, 1):
+                other = passes.reach(jnp, lay, 1 - p, current(regrets[1 - p], 1 - p))
+                mine = current(regrets[p], p)
+                _, instant = passes.values(jnp, lay, tab, p, other, mine)
+                own = passes.reach(jnp, lay, p, mine)
+                for k, st in enumerate(lay.streets):
+                    cum = regrets[p][k] + instant[k]
+                    if var.positive_discount_alpha is not None:
+                        cum = cum * jnp.where(cum > 0.0, positive, negative)
+                    if var.regret_matching_plus:
+                        cum = jnp.maximum(cum, 0.0)
+                    regrets[p][k] = cum
+                    average[p][k] = average[p][k] + weight * own[k][st.rows[p]][:, None] * mine[k]
+            return regrets, average
+
+        def evaluate(average: list[list[Any]]) -> Any:
+            avg = [[passes.normalized(jnp, a, u) for a, u in zip(average[p], uniform[p])] for p in (0, 1)]
+            reach = [passes.reach(jnp, lay, p, avg[p]) for p in (0, 1)]
+            br = [passes.root_value(jnp, lay, tab, p, passes.values(jnp, lay, tab, p, reach[1 - p], None)[0]) for p in (0, 1)]
+            value = passes.root_value(jnp, lay, tab, 0, passes.values(jnp, lay, tab, 0, reach[1], avg[0])[0])
+            return jnp.stack([br[0], br[1], value])
+
+        self._step = jax.jit(step, donate_argnums=(0, 1))
+        self._evaluate = jax.jit(evaluate)
+
+    def iterate(self, iterations: int = 1) -> None:
+        """Run ``iterations`` alternating updates of both players."""
+        var = self.variant
+        for _ in range(iterations):
+            self.iteration += 1
+            t = self.iteration
+            positive = discount_factor(t, var.positive_discount_alpha)
+            negative = discount_factor(t, var.negative_discount_beta)
+            weight = average_weight(t, var.average_weight_power)
+            self.regrets, self.average = self._step(self.regrets, self.average, positive, negative, weight)
+
+    def exploitability(self) -> Exploitability:
+        br0, br1, value = (float(x) for x in np.asarray(self._evaluate(self.average)))
+        return Exploitability((br0, br1), value)
+
+    def average_strategy(self, player: int) -> list[np.ndarray]:
+        """The average strategy per street as numpy arrays: (D, A, B, H)."""
+        return [passes.normalized(np, np.asarray(a, dtype=np.float64), u)
+                for a, u in zip(self.average[player], self.tables.uniform[player])]
+
