@@ -272,7 +272,7 @@ MINIMAL = "set_pot 10\nset_effective_stack 95\nset_board Qs,Jh,2h,8d,3c\nset_ran
 
 def test_defaults_follow_the_conventions() -> None:
     rules = parse_commands(MINIMAL)
-    assert rules.spot.raise_limit == 3 and rules.spot.allin_threshold == 1
+    assert rules.spot.raise_limit == 3 and rules.spot.allin_threshold is None  # no threshold unless the file sets one
     assert rules.spot.conventions is Conventions.RULES
     assert rules.settings == SolveSettings() and rules.dump == ()
     assert _count(rules.spot.ranges[0]) == 12

@@ -12,7 +12,8 @@ A range is a weight in [0, 1] per two-card holding, in the order of :data:`agent
 * a *raise* of fraction f raises to the bet faced plus ``f`` times the pot once the raiser has called, as the
   environments size a pot-fraction raise (``poker_envs.core.sizing.fraction_raise_to``);
 * a *donk* bet is the out-of-position player's opening bet on the turn or river after the in-position player
-  made the last bet or raise of the street before; a street's donk sizes replace its bet sizes for that lead.
+  made the last bet or raise of the street before; a street's donk sizes replace its bet sizes for that lead
+  (as in TexasSolver: with no donk sizes that lead is all-in or nothing).
 """
 
 from __future__ import annotations
@@ -53,7 +54,7 @@ class StreetSizes:
 
     bet: tuple[Fraction, ...] = ()  # opening bets
     raise_: tuple[Fraction, ...] = ()  # raises, as fractions of the pot once the raiser has called
-    donk: tuple[Fraction, ...] = ()  # OOP's lead into the last street's aggressor (turn and river); () = use bet
+    donk: tuple[Fraction, ...] = ()  # OOP's lead into the last street's aggressor (turn, river); none: no sized lead
     allin: bool = False  # whether all-in is always among the bets and raises
 
     def __post_init__(self) -> None:
@@ -85,9 +86,9 @@ class Spot:
     ranges: tuple[np.ndarray, np.ndarray]  # (OOP, IP) weights over the 1,326 holdings
     # Sizes per (player, street): player 0 / 1, street "flop" / "turn" / "river"; missing = check, call, fold only.
     sizes: Mapping[tuple[int, str], StreetSizes] = field(default_factory=dict)
-    # A bet or raise that would put at least this share of a player's chips (stack at the start) in the pot
-    # becomes all-in; 1 leaves every size as it is.
-    allin_threshold: Fraction = Fraction(1)
+    # A bet or raise after which the player's chips in the pot, counting half the starting pot, would exceed this
+    # times ``stack`` becomes all-in (TexasSolver's set_allin_threshold).
+    allin_threshold: Fraction | None = None  # None: no size is turned into all-in
     raise_limit: int = 3  # raises allowed after the opening bet on one street (then fold / call only)
     big_blind: int = 2  # the smallest bet, and the smallest raise increment, in RULES conventions
     conventions: Conventions = Conventions.RULES
@@ -118,8 +119,8 @@ class Spot:
                 raise ValueError(f"sizes[{key!r}]: expected StreetSizes, got {type(value).__name__}")
             sizes[key] = value
         object.__setattr__(self, "sizes", MappingProxyType(sizes))
-        threshold = pot_fraction(self.allin_threshold, "allin_threshold")
-        object.__setattr__(self, "allin_threshold", threshold)
+        if self.allin_threshold is not None:
+            object.__setattr__(self, "allin_threshold", pot_fraction(self.allin_threshold, "allin_threshold"))
         if not isinstance(self.conventions, Conventions):
             raise ValueError(f"conventions: expected a Conventions member, got {self.conventions!r}")
 

@@ -7,8 +7,12 @@ an array axis over the dealt cards (``agent_zoo.solver.layout``).
 
 Sizing follows the spot's conventions (see :class:`~agent_zoo.solver.spot.Conventions`): under ``RULES`` a bet
 of fraction f is ``pot_share(pot, f)`` (halves up, as every engine of the package sizes it) lifted to the big
-blind, a raise goes to ``fraction_raise_to`` lifted to the minimum raise; a size that reaches the player's
-stack, or puts at least ``allin_threshold`` of the stack in, is the all-in.
+blind, a raise goes to ``fraction_raise_to`` lifted to the minimum raise; under ``TEXASSOLVER`` the same sizes
+are rounded to a chip and not lifted. Under both, as in TexasSolver's command files, a size that reaches the
+player's stack is the all-in, and so is one after which the player's chips in the pot, counting half the
+starting pot, would exceed ``allin_threshold`` times the effective stack. The out-of-position player's first
+bet on the turn or river after calling the in-position player's bet or raise (a *donk* bet) uses the street's
+donk sizes (none: only all-in, where allowed).
 """
 
 from __future__ import annotations
@@ -135,7 +139,7 @@ class _Builder:
         if to_call == 0:
             out.append(Action(Act.CHECK))
             if behind > 0:
-                lead = player == 0 and street > 0 and last_aggressor == 1 and bool(plan.donk)
+                lead = player == 0 and street > 0 and last_aggressor == 1  # a donk bet
                 out += self.sized(plan.donk if lead else plan.bet, plan, st, player, behind, raising=False)
             return out
         out += [Action(Act.FOLD), Action(Act.CALL)]
@@ -156,7 +160,8 @@ class _Builder:
                 level = max(lowest, max_bet + pot_share(pot + to_call, f.numerator, f.denominator))
             else:
                 level = max_bet + math.floor(f * (pot + to_call) + Fraction(1, 2))
-            if level >= behind or st.base + level >= spot.allin_threshold * spot.stack:
+            threshold = spot.allin_threshold
+            if level >= behind or (threshold is not None and Fraction(spot.pot, 2) + st.base + level > threshold * spot.stack):
                 level = behind
             levels.add(level)
         if plan.allin:
