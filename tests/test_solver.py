@@ -1,0 +1,180 @@
+"""The subgame solver's tree, its two backends, the solve loop and the command line.
+
+Exactness against the rules core and the tabular CFR lives in ``test_solver_exact.py``; the command-file and range
+formats in ``test_solver_formats.py``.
+"""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from agent_zoo.solver.__main__ import main
+from agent_zoo.solver.cfr import RangeCFR
+from agent_zoo.solver.commands import load_commands
+from agent_zoo.solver.ranges import parse_range
+from agent_zoo.solver.solve import solve, to_json
+from agent_zoo.solver.spot import Conventions, Spot, StreetSizes
+from agent_zoo.solver.tree import Act, Kind, build_tree
+from poker_envs.core.cards import cards_from_str
+
+SPOTS = Path(__file__).resolve().parents[1] / "agent_zoo" / "solver" / "spots"
+RIVER = tuple(cards_from_str("Qs Jh 2h 8d 3c"))
+
+
+def _spot(board: tuple[int, ...] = RIVER, conventions: Conventions = Conventions.RULES, **sizes: object) -> Spot:
+    plan = StreetSizes(bet=("0.33", "0.75"), raise_=("0.6",), allin=True)
+    streets = ("flop", "turn", "river")[len(board) - 3:]
+    return Spot(board=board, pot=100, stack=200, ranges=(parse_range("AK,QT,99"), parse_range("KK,J9s,44")),
+                sizes={(p, s): plan for p in (0, 1) for s in streets}, conventions=conventions, **sizes)  # type: ignore[arg-type]
+
+
+def _menu(tree: object, history: str) -> list[str]:
+    node = next(n for n in tree.nodes if n.history == history and n.kind == Kind.DECISION)  # type: ignore[attr-defined]
+    return [str(a) for a in node.actions]
+
+
+def test_river_menus_worked_by_hand() -> None:
+    tree = build_tree(_spot())
+    # Pot 100: bets of 33% and 75% are 33 and 75 chips; all-in is 200.
+    assert _menu(tree, "") == ["check", "bet 33", "bet 75", "allin 200"]
+    # Facing 33: the pot after calling is 166, so a 60% raise goes to 33 + 99.6 -> 133 (halves up: 99.6 -> 100).
+    assert _menu(tree, "bet 33") == ["fold", "call", "raise 133", "allin 200"]
+    # Facing 133: 133 + 0.6 * 366 is past the stack, so the only raise is all-in.
+    assert _menu(tree, "bet 33 raise 133") == ["fold", "call", "allin 200"]
+    assert _menu(tree, "bet 33 raise 133 allin 200") == ["fold", "call"]
+    # After check-check the hand goes to showdown with nothing added.
+    showdown = next(n for n in tree.nodes if n.history == "check check")
+    assert showdown.kind == Kind.SHOWDOWN and showdown.committed == (0, 0)
+
+
+def test_allin_threshold_counts_half_the_starting_pot() -> None:
+    # 0.67 * 200 = 134 chips; a raise to 133 puts 50 + 133 = 183 in the pot, past it: all-in, as in TexasSolver.
+    tree = build_tree(_spot(allin_threshold=Fraction(67, 100)))
+    assert _menu(tree, "bet 33") == ["fold", "call", "allin 200"]
+    assert _menu(tree, "") == ["check", "bet 33", "bet 75", "allin 200"]  # 50 + 75 = 125 stays below 134
+
+
+def test_minimum_raise_only_under_the_rules() -> None:
+    plan = StreetSizes(bet=("1",), raise_=("0.1",))
+    menus = {}
+    for conventions in Conventions:
+        spot = Spot(board=RIVER, pot=100, stack=1000, ranges=(parse_range("AA"), parse_range("KK")),
+                    sizes={(0, "river"): plan, (1, "river"): plan}, conventions=conventions)
+        menus[conventions] = _menu(build_tree(spot), "bet 100")[-1]
+    # Facing a pot-sized bet of 100, a 10% raise adds 10% of 300: to 130; the rules lift it to the minimum, 200.
+    assert menus == {Conventions.RULES: "raise 200", Conventions.TEXASSOLVER: "raise 130"}
+
+
+def test_turn_tree_deals_every_river_and_donk_bets_use_donk_sizes() -> None:
+    plan = StreetSizes(bet=("0.5",), allin=False)
+    donk = StreetSizes(bet=("0.5",), donk=("0.25",))
+    spot = Spot(board=RIVER[:4], pot=100, stack=400, ranges=(parse_range("AK"), parse_range("KK")),
+                sizes={(0, "turn"): plan, (1, "turn"): plan, (0, "river"): donk, (1, "river"): plan})
+    tree = build_tree(spot)
+    # OOP checks, IP bets 50 and OOP calls: on the river OOP leads with donk sizes (25% of 200 = 50).
+    assert _menu(tree, "check bet 50 call |") == ["check", "bet 50"]
+    # OOP bets the turn and IP calls: OOP's river bet is an ordinary bet (50% of 200 = 100).
+    assert _menu(tree, "bet 50 call |") == ["check", "bet 100"]
+    solver = RangeCFR(tree)
+    assert [len(s.boards) for s in solver.layout.streets] == [1, 48]
+
+
+def test_actions_never_exceed_the_stack_and_raises_respect_the_limit() -> None:
+    spot = _spot(raise_limit=1)
+    for node in build_tree(spot).nodes:
+        assert max(node.committed) <= spot.stack
+        raises = node.history.split("|")[-1].count("raise") + node.history.split("|")[-1].count("allin")
+        if node.kind == Kind.DECISION and raises >= 2:
+            assert all(a.kind in (Act.FOLD, Act.CALL) for a in node.actions), node.history
+
+
+def test_bad_spots_are_refused_with_the_argument_named() -> None:
+    with pytest.raises(ValueError, match="board"):
+        _spot(board=RIVER[:2])
+    with pytest.raises(ValueError, match="OOP range"):
+        Spot(board=RIVER, pot=10, stack=10, ranges=(np.full(1326, 2.0), np.ones(1326)))
+    with pytest.raises(ValueError, match="pot"):
+        Spot(board=RIVER, pot=0, stack=10, ranges=(np.ones(1326), np.ones(1326)))
+    with pytest.raises(ValueError, match="algorithm"):
+        RangeCFR(build_tree(_spot()), algorithm="cfr-")
+    with pytest.raises(ValueError, match="backend"):
+        solve(_spot(), backend="torch")
+    with pytest.raises(ValueError, match="no holding"):
+        RangeCFR(build_tree(Spot(board=RIVER, pot=10, stack=10, ranges=(parse_range("QsQh"), parse_range("AA")))))
+
+
+@pytest.mark.parametrize("algorithm", ["dcfr", "cfr+"])
+def test_solve_reaches_the_target_and_the_profile_is_consistent(algorithm: str) -> None:
+    spot = _spot()
+    cfr, log = solve(spot, accuracy=0.05, max_iterations=2000, check_every=20, algorithm=algorithm)
+    assert log.exploitability_pct <= 0.05 and log.iterations < 2000
+    result = cfr.exploitability()
+    # Best responses can only gain: each is at least the profile's value for that player.
+    assert result.best_response[0] >= result.value - 1e-9 and result.best_response[1] >= -result.value - 1e-9
+    # Curve falls overall (CFR's average converges; single checks may rise a little).
+    assert log.curve[-1][1] < log.curve[0][1] / 5
+    # Strategies are distributions over each node's actions.
+    for i, node in enumerate(cfr.layout.tree.nodes):
+        if node.kind == Kind.DECISION:
+            np.testing.assert_allclose(cfr.strategy(i).sum(axis=0), 1.0)
+
+
+def test_jax_backend_matches_numpy_in_float64() -> None:
+    jax = pytest.importorskip("jax")
+    from agent_zoo.solver.jax_cfr import JaxRangeCFR
+
+    spot = _spot(board=RIVER[:4])
+    tree = build_tree(spot)
+    jax.config.update("jax_enable_x64", True)
+    try:
+        numpy_cfr, jax_cfr = RangeCFR(tree), JaxRangeCFR(tree)
+        numpy_cfr.iterate(4)
+        jax_cfr.iterate(4)
+        a, b = numpy_cfr.exploitability(), jax_cfr.exploitability()
+        for p in (0, 1):
+            for k in range(2):
+                np.testing.assert_allclose(np.asarray(jax_cfr.regrets[p][k]), numpy_cfr.regrets[p][k], rtol=1e-9, atol=1e-9)
+    finally:
+        jax.config.update("jax_enable_x64", False)
+    np.testing.assert_allclose(a.best_response, b.best_response, rtol=1e-9)
+    assert a.value == pytest.approx(b.value, rel=1e-9)
+
+
+def test_command_line_solves_a_file_and_writes_json_and_grid(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                              capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.chdir(tmp_path)  # the file's dump_result path is relative
+    summary = tmp_path / "summary.json"
+    assert main([str(SPOTS / "small.txt"), "--no-progress", "--json", str(summary), "--grid", "root.png"]) == 0
+    data = json.loads(summary.read_text())
+    commands = load_commands(SPOTS / "small.txt")
+    assert data["exploitability_pct"] <= commands.settings.accuracy
+    assert (tmp_path / "root.png").stat().st_size > 1000
+    dumped = json.loads((tmp_path / commands.dump[0]).read_text())
+    root = dumped["nodes"][0]
+    assert root["history"] == "" and root["player"] == "oop"
+    for mix in root["boards"][""]["strategy"].values():
+        assert sum(mix) == pytest.approx(1.0, abs=1e-5) and len(mix) == len(root["actions"])
+    assert "exploitability" in capsys.readouterr().out
+
+
+def test_expected_values_average_to_the_game_value() -> None:
+    spot = _spot()
+    cfr, log = solve(spot, accuracy=0.2, max_iterations=500)
+    data = to_json(cfr, log)
+    root = data["nodes"][0]
+    # OOP's expected value over its range (weighted by the pairs each holding can face) is the game value.
+    lay = cfr.layout
+    facing = cfr.facing(0, lay.weights[1][None])[0]
+    ev = np.array([root["boards"][""]["ev"][name] for name in _names(cfr)])
+    assert float((lay.weights[0] * facing) @ ev / ((lay.weights[0] * facing).sum())) == pytest.approx(log.value_oop, abs=1e-3)
+
+
+def _names(cfr: RangeCFR) -> list[str]:
+    from agent_zoo.solver.solve import combo_names
+
+    return combo_names(cfr.layout.holdings[0])
