@@ -92,6 +92,12 @@ class Spot:
     raise_limit: int = 3  # raises allowed after the opening bet on one street (then fold / call only)
     big_blind: int = 2  # the smallest bet, and the smallest raise increment, in RULES conventions
     conventions: Conventions = Conventions.RULES
+    # Mid-street starts (re-solving at a decision): chips each player has already bet on the first street (not in
+    # ``pot``; ``stack`` counts them as still behind), who acts first, and the raises already made on the street.
+    bets: tuple[int, int] = (0, 0)
+    to_act: int = 0
+    raises: int = 0
+    last_street_aggressor: int = -1  # who bet or raised last on the street before (1: OOP's first bet is a donk)
 
     def __post_init__(self) -> None:
         board = tuple(cards_arg(list(self.board), "board"))
@@ -121,6 +127,17 @@ class Spot:
         object.__setattr__(self, "sizes", MappingProxyType(sizes))
         if self.allin_threshold is not None:
             object.__setattr__(self, "allin_threshold", pot_fraction(self.allin_threshold, "allin_threshold"))
+        b0, b1 = (int(b) for b in self.bets)
+        if self.to_act not in (0, 1) or self.last_street_aggressor not in (-1, 0, 1):
+            raise ValueError(f"to_act must be 0 or 1 and last_street_aggressor -1, 0 or 1, got {self.to_act}, "
+                             f"{self.last_street_aggressor}")
+        if min(b0, b1) < 0 or max(b0, b1) > self.stack:
+            raise ValueError(f"bets: expected chips between 0 and the stack {self.stack}, got {self.bets}")
+        facing = (b1, b0)[self.to_act] - (b0, b1)[self.to_act]
+        if facing < 0 or (b0 == b1 and b0 > 0) or (b0 == b1 == 0 and self.raises) or (b0 != b1 and self.to_act == 0 and b0 > b1):
+            raise ValueError(f"bets {self.bets} with player {self.to_act} to act and {self.raises} raises is not a "
+                             f"state of a betting round (the player to act owes chips or the round has just begun)")
+        object.__setattr__(self, "bets", (b0, b1))
         if not isinstance(self.conventions, Conventions):
             raise ValueError(f"conventions: expected a Conventions member, got {self.conventions!r}")
 

@@ -99,7 +99,9 @@ class _Street:
 def build_tree(spot: Spot) -> PublicTree:
     """The public tree of ``spot``; raises ValueError if it has no decision (e.g. no chips behind)."""
     builder = _Builder(spot)
-    builder.street_start(0, spot_base=0, last_aggressor=-1, parent=-1, history="")
+    b0, b1 = spot.bets
+    first = _Street(0, (b0, b1), abs(b0 - b1), spot.raises, -1 if b0 == b1 else int(b1 > b0))
+    builder.decision(0, 0, spot.to_act, first, spot.last_street_aggressor, -1, "")
     return PublicTree(spot, tuple(builder.nodes))
 
 
