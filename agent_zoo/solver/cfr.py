@@ -120,11 +120,17 @@ class RangeCFR(Reads):
             if var.positive_discount_alpha is not None:
                 discount = (discount_factor(t, var.positive_discount_alpha), discount_factor(t, var.negative_discount_beta))
             weight = average_weight(t, var.average_weight_power)
+            # Player 1's strategy and reach do not change while player 0 updates: computed once, used twice.
+            policy = {1: self.current(1)}
+            reach = {1: self.reach(1, policy[1])}
             for p in (0, 1):
-                other = self.reach(1 - p, self.current(1 - p))
-                mine = self.current(p)
-                _, instant = passes.values(np, self.layout, self.tables, p, other, mine)
-                own = self.reach(p, mine)
+                q = 1 - p
+                if q not in reach:
+                    policy[q] = self.current(q)
+                    reach[q] = self.reach(q, policy[q])
+                mine = policy.get(p) or self.current(p)
+                _, instant = passes.values(np, self.layout, self.tables, p, reach[q], mine)
+                own = reach.get(p) or self.reach(p, mine)
                 for k, st in enumerate(self.layout.streets):
                     update_regrets(self.regrets[p][k], instant[k], plus=var.regret_matching_plus, discount=discount)
                     self.average[p][k] += weight * own[k][st.rows[p]][:, None] * mine[k]
