@@ -178,3 +178,31 @@ def _names(cfr: RangeCFR) -> list[str]:
     from agent_zoo.solver.solve import combo_names
 
     return combo_names(cfr.layout.holdings[0])
+
+
+def test_a_spot_from_a_live_rules_state() -> None:
+    from agent_zoo.solver.from_state import spot_from_state
+    from poker_envs.games.holdem import BET, CALL, CHECK, RAISE, HoldemConfig, HoldemGame
+
+    game = HoldemGame(HoldemConfig(num_players=2, starting_stacks=(200, 200), small_blind=1, big_blind=2,
+                                   bet_sizing="chips"))
+    state = game.new_initial_state(button=0, hole=[cards_from_str("As Ad"), cards_from_str("Kc Kd")], board=RIVER)
+    while state.current_player() < 0:
+        state.apply(state.chance_outcomes()[0][0])
+    state.apply_raw(RAISE, 6)  # the button raises pre-flop, the big blind calls: the button is the aggressor
+    state.apply_raw(CALL)
+    while state.current_player() < 0:
+        state.apply(state.chance_outcomes()[0][0])
+    state.apply_raw(CHECK)
+    state.apply_raw(BET, 8)
+    plan = StreetSizes(bet=("0.5",), raise_=("1",), allin=True)
+    spot, seats = spot_from_state(state, {0: parse_range("AA"), 1: parse_range("KK")},
+                                  sizes={(p, "flop"): plan for p in (0, 1)})
+    # The big blind (seat 1) is out of position; pot 12 before the flop's bets; 194 behind each at the flop.
+    assert seats == (1, 0) and (spot.pot, spot.stack, spot.bets, spot.to_act) == (12, 194, (0, 8), 0)
+    assert spot.last_street_aggressor == 1 and spot.raises == 0 and spot.board == RIVER[:3]
+    # Facing 8 into 12: a pot-sized raise goes to 8 + 28 = 36, as the rules core sizes it.
+    assert [str(a) for a in build_tree(spot).nodes[0].actions] == ["fold", "call", "raise 36", "allin 194"]
+    assert spot.ranges[0] is not None and np.count_nonzero(spot.ranges[1]) == 6  # IP (seat 0) holds the AA range
+    with pytest.raises(ValueError, match="heads-up"):
+        spot_from_state(HoldemGame(HoldemConfig(num_players=3)).new_initial_state(), {0: None, 1: None}, sizes={})

@@ -141,7 +141,7 @@ class _Builder:
         if to_call == 0:
             out.append(Action(Act.CHECK))
             if behind > 0:
-                lead = player == 0 and street > 0 and last_aggressor == 1  # a donk bet
+                lead = player == 0 and STREETS[self.first + street] != "flop" and last_aggressor == 1  # a donk bet
                 out += self.sized(plan.donk if lead else plan.bet, plan, st, player, behind, raising=False)
             return out
         out += [Action(Act.FOLD), Action(Act.CALL)]
