@@ -66,11 +66,21 @@ class ShowdownTables:
     card_sort: np.ndarray  # (B * 2 H_o,) into reach (B * H_o): each card's holders, weakest first, card by card
     card_rank: np.ndarray  # (4, 2, B * H_h) into the card prefix sums (B * (2 H_o + 1)), per hero card: weaker,
     #                        not stronger, the end and the start of the card's segment
+    signs: np.ndarray | None = None  # (B, H_o, H_h): the hero wins 1 / ties 0 / loses -1; 0 where they share a card
 
 
-def showdown_tables(hero: np.ndarray, other: np.ndarray, boards: np.ndarray) -> ShowdownTables:
+DENSE_LIMIT = 1 << 23  # sign-matrix entries (all boards) up to which showdowns use a matrix product (64 MB float64)
+
+
+def showdown_tables(hero: np.ndarray, other: np.ndarray, boards: np.ndarray, dense_limit: int = DENSE_LIMIT
+                    ) -> ShowdownTables:
     """Tables for showdowns on every board in ``boards`` (B, 5). Holdings that collide with a board get strength -1;
-    their reach is 0 there, so where they sort does not matter."""
+    their reach is 0 there, so where they sort does not matter.
+
+    Where the (board, hero, other) sign matrices have at most ``dense_limit`` entries (a river or a turn spot),
+    they are kept too and showdowns become one batched matrix product: quadratic in the holdings, but BLAS does it
+    several times faster than the sorted sums' gathers at a few hundred holdings (``benchmarks/solver_speed.py``).
+    Larger spots (from the flop) use the sorted sums, linear in the holdings."""
     nb, h_o = len(boards), len(other)
     strength_h = evaluate_cross(COMBOS[hero], boards, check=False).T.astype(np.int64)  # (B, H_h)
     strength_o = evaluate_cross(COMBOS[other], boards, check=False).T.astype(np.int64)  # (B, H_o)
@@ -100,7 +110,12 @@ def showdown_tables(hero: np.ndarray, other: np.ndarray, boards: np.ndarray) -> 
         hi = np.stack([np.searchsorted(row, t, side="right") for row, t in zip(sorted_key, target)])
         parts.append(np.stack([lo, hi, np.broadcast_to(end[c], lo.shape), np.broadcast_to(start[c], lo.shape)]) + b * width)
     card_rank = np.stack(parts, axis=1).reshape(4, 2, -1)
+    signs = None
+    if nb * len(hero) * h_o <= dense_limit:
+        shared = (COMBOS[hero][:, None, :, None] == COMBOS[other][None, :, None, :]).any(axis=(2, 3))
+        signs = np.sign(strength_h[:, None, :] - strength_o[:, :, None]).astype(np.float64) * ~shared.T[None]
     return ShowdownTables(
+        signs=signs,
         sort=(b * h_o + order).ravel(),
         rank=np.stack([b * (h_o + 1) + below, b * (h_o + 1) + not_above]).reshape(2, -1),
         card_sort=(b * h_o + member[inner]).ravel(),
@@ -120,6 +135,9 @@ def showdown_margin(reach: Any, tables: ShowdownTables) -> Any:
     over the holdings it can face. ``reach``: (N, B, H_o), the other's reach on each board at N showdowns (numpy
     or JAX)."""
     xp = reach.__array_namespace__()
+    if tables.signs is not None:  # (B, N, H_o) @ (B, H_o, H_h): one product per board
+        by_board = xp.matmul(xp.moveaxis(reach, 1, 0), xp.asarray(tables.signs, dtype=reach.dtype))
+        return xp.moveaxis(by_board, 0, 1)
     n, nb, h_o = reach.shape
     flat = reach.reshape(n, -1)
     cum = _prefix(xp, xp.take(flat, tables.sort, axis=1), nb)  # (N, B * (H_o + 1))
