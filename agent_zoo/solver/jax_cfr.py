@@ -27,6 +27,9 @@ def _jax() -> tuple[Any, Any]:
     return jax, jnp
 
 
+JAX_DENSE_LIMIT = 1 << 23  # sign-matrix entries up to which JAX's showdowns are matrix products
+
+
 class JaxRangeCFR(Reads):
     """Solves one subgame with JAX; the same interface as :class:`~agent_zoo.solver.cfr.RangeCFR`."""
 
@@ -36,7 +39,8 @@ class JaxRangeCFR(Reads):
         jax, jnp = _jax()
         self.variant = VARIANTS[algorithm]
         self.layout: Layout = compile_tree(tree)
-        self.tables = passes.make_tables(self.layout)
+        # Sign matrices become constants of the compiled program: only where they are small (river, turn).
+        self.tables = passes.make_tables(self.layout, dense_limit=JAX_DENSE_LIMIT)
         lay, tab, var = self.layout, self.tables, self.variant
         self.iteration = 0
         shape = lambda s, p: (len(s.rows[p]), s.width, len(s.boards), len(lay.holdings[p]))  # noqa: E731

@@ -15,7 +15,15 @@ from typing import Any
 import numpy as np
 
 from agent_zoo.solver.layout import Layout, StreetLayout
-from agent_zoo.solver.showdown import Blockers, ShowdownTables, blockers, compatible_reach, showdown_margin, showdown_tables
+from agent_zoo.solver.showdown import (
+    DENSE_LIMIT,
+    Blockers,
+    ShowdownTables,
+    blockers,
+    compatible_reach,
+    showdown_margin,
+    showdown_tables,
+)
 
 Array = Any  # a numpy or a JAX array
 
@@ -37,10 +45,13 @@ class Tables:
     uniform: tuple[tuple[np.ndarray, ...], tuple[np.ndarray, ...]]  # per player, street: (D, A) uniform policy
 
 
-def make_tables(layout: Layout) -> Tables:
+def make_tables(layout: Layout, dense_limit: int = DENSE_LIMIT) -> Tables:
+    """The tables of ``layout``; showdowns as sign-matrix products up to ``dense_limit`` entries (see
+    :func:`~agent_zoo.solver.showdown.showdown_tables`)."""
     river = layout.streets[-1]
     show = tuple(
-        showdown_tables(layout.holdings[p], layout.holdings[1 - p], river.boards) if len(river.showdown_nodes) else None
+        showdown_tables(layout.holdings[p], layout.holdings[1 - p], river.boards, dense_limit)
+        if len(river.showdown_nodes) else None
         for p in (0, 1)
     )
     uniform = tuple(

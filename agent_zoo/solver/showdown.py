@@ -61,15 +61,18 @@ class ShowdownTables:
     card). Which holdings hold a card does not depend on the board, so each card's segment starts at the same
     place on every board and only the order inside it changes."""
 
-    sort: np.ndarray  # (B * H_o,) into reach (B * H_o): the other's holdings, weakest first, board by board
-    rank: np.ndarray  # (2, B * H_h) into the prefix sums (B * (H_o + 1)): holdings strictly weaker, not stronger
-    card_sort: np.ndarray  # (B * 2 H_o,) into reach (B * H_o): each card's holders, weakest first, card by card
-    card_rank: np.ndarray  # (4, 2, B * H_h) into the card prefix sums (B * (2 H_o + 1)), per hero card: weaker,
-    #                        not stronger, the end and the start of the card's segment
-    signs: np.ndarray | None = None  # (B, H_o, H_h): the hero wins 1 / ties 0 / loses -1; 0 where they share a card
+    # Sorted sums (None where the sign matrices are used):
+    sort: np.ndarray | None  # (B * H_o,) into reach (B * H_o): the other's holdings, weakest first, board by board
+    rank: np.ndarray | None  # (2, B * H_h) into the prefix sums (B * (H_o + 1)): strictly weaker, not stronger
+    card_sort: np.ndarray | None  # (B * 2 H_o,) into reach (B * H_o): each card's holders, weakest first
+    card_rank: np.ndarray | None  # (4, 2, B * H_h) into the card prefix sums (B * (2 H_o + 1)), per hero card:
+    #                               weaker, not stronger, the end and the start of the card's segment
+    # Sign matrices (None where the sorted sums are used):
+    signs: np.ndarray | None = None  # (B, H_o, H_h) int8: the hero wins 1 / ties 0 / loses -1; 0: a shared card
 
 
-DENSE_LIMIT = 1 << 23  # sign-matrix entries (all boards) up to which showdowns use a matrix product (64 MB float64)
+DENSE_LIMIT = 1 << 28  # sign-matrix entries (int8, all boards) up to which showdowns are matrix products (256 MB)
+CHUNK_BYTES = 1 << 25  # numpy: the float copy of the sign matrices made per product (boards at a time)
 
 
 def showdown_tables(hero: np.ndarray, other: np.ndarray, boards: np.ndarray, dense_limit: int = DENSE_LIMIT
@@ -77,10 +80,13 @@ def showdown_tables(hero: np.ndarray, other: np.ndarray, boards: np.ndarray, den
     """Tables for showdowns on every board in ``boards`` (B, 5). Holdings that collide with a board get strength -1;
     their reach is 0 there, so where they sort does not matter.
 
-    Where the (board, hero, other) sign matrices have at most ``dense_limit`` entries (a river or a turn spot),
-    they are kept too and showdowns become one batched matrix product: quadratic in the holdings, but BLAS does it
-    several times faster than the sorted sums' gathers at a few hundred holdings (``benchmarks/solver_speed.py``).
-    Larger spots (from the flop) use the sorted sums, linear in the holdings."""
+    Where the (board, other, hero) sign matrices have at most ``dense_limit`` entries (int8: up to 256 MB by
+    default, which covers the flop spots of the benchmarks), showdowns are batched matrix products instead:
+    quadratic in the holdings, but at a few hundred holdings BLAS does them several times faster than the sorted
+    sums' gathers (measured: 3x on the turn spot). Larger spots, and ``dense_limit=0``, use the sorted sums,
+    linear in the holdings."""
+    if nb_entries(hero, other, boards) <= dense_limit:
+        return _sign_tables(hero, other, boards)
     nb, h_o = len(boards), len(other)
     strength_h = evaluate_cross(COMBOS[hero], boards, check=False).T.astype(np.int64)  # (B, H_h)
     strength_o = evaluate_cross(COMBOS[other], boards, check=False).T.astype(np.int64)  # (B, H_o)
@@ -110,17 +116,29 @@ def showdown_tables(hero: np.ndarray, other: np.ndarray, boards: np.ndarray, den
         hi = np.stack([np.searchsorted(row, t, side="right") for row, t in zip(sorted_key, target)])
         parts.append(np.stack([lo, hi, np.broadcast_to(end[c], lo.shape), np.broadcast_to(start[c], lo.shape)]) + b * width)
     card_rank = np.stack(parts, axis=1).reshape(4, 2, -1)
-    signs = None
-    if nb * len(hero) * h_o <= dense_limit:
-        shared = (COMBOS[hero][:, None, :, None] == COMBOS[other][None, :, None, :]).any(axis=(2, 3))
-        signs = np.sign(strength_h[:, None, :] - strength_o[:, :, None]).astype(np.float64) * ~shared.T[None]
     return ShowdownTables(
-        signs=signs,
         sort=(b * h_o + order).ravel(),
         rank=np.stack([b * (h_o + 1) + below, b * (h_o + 1) + not_above]).reshape(2, -1),
         card_sort=(b * h_o + member[inner]).ravel(),
         card_rank=card_rank,
     )
+
+
+def nb_entries(hero: np.ndarray, other: np.ndarray, boards: np.ndarray) -> int:
+    """Entries of the sign matrices of ``boards`` (B x H_other x H_hero)."""
+    return len(boards) * len(hero) * len(other)
+
+
+def _sign_tables(hero: np.ndarray, other: np.ndarray, boards: np.ndarray) -> ShowdownTables:
+    shared = (COMBOS[other][:, None, :, None] == COMBOS[hero][None, :, None, :]).any(axis=(2, 3))  # (H_o, H_h)
+    signs = np.empty((len(boards), len(other), len(hero)), dtype=np.int8)
+    step = max(1, (1 << 24) // (len(hero) * len(other)))
+    for start in range(0, len(boards), step):  # a few boards at a time: the int64 strengths stay small
+        chunk = boards[start : start + step]
+        strength_h = evaluate_cross(COMBOS[hero], chunk, check=False).T.astype(np.int64)  # (b, H_h)
+        strength_o = evaluate_cross(COMBOS[other], chunk, check=False).T.astype(np.int64)  # (b, H_o)
+        signs[start : start + step] = np.sign(strength_h[:, None, :] - strength_o[:, :, None]) * ~shared[None]
+    return ShowdownTables(sort=None, rank=None, card_sort=None, card_rank=None, signs=signs)
 
 
 def _prefix(xp: Any, values: Any, groups: int) -> Any:
@@ -136,8 +154,16 @@ def showdown_margin(reach: Any, tables: ShowdownTables) -> Any:
     or JAX)."""
     xp = reach.__array_namespace__()
     if tables.signs is not None:  # (B, N, H_o) @ (B, H_o, H_h): one product per board
-        by_board = xp.matmul(xp.moveaxis(reach, 1, 0), xp.asarray(tables.signs, dtype=reach.dtype))
-        return xp.moveaxis(by_board, 0, 1)
+        if xp is not np:
+            return xp.moveaxis(xp.matmul(xp.moveaxis(reach, 1, 0), xp.asarray(tables.signs, dtype=reach.dtype)), 0, 1)
+        nb, h_o, h_h = tables.signs.shape
+        out = np.empty((reach.shape[0], nb, h_h), dtype=reach.dtype)
+        step = max(1, CHUNK_BYTES // (h_o * h_h * reach.dtype.itemsize))
+        for start in range(0, nb, step):
+            signs = tables.signs[start : start + step].astype(reach.dtype)
+            out[:, start : start + step] = np.moveaxis(np.matmul(np.moveaxis(reach[:, start : start + step], 1, 0), signs), 0, 1)
+        return out
+    assert tables.sort is not None and tables.rank is not None and tables.card_sort is not None and tables.card_rank is not None
     n, nb, h_o = reach.shape
     flat = reach.reshape(n, -1)
     cum = _prefix(xp, xp.take(flat, tables.sort, axis=1), nb)  # (N, B * (H_o + 1))
