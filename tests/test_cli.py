@@ -8,6 +8,7 @@ import importlib.util
 import json
 import re
 import shlex
+import shutil
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -31,6 +32,7 @@ TOOLS = {  # python -m agent_zoo.<tool> -> the module whose main() it runs
     "rnad": "agent_zoo.rnad.__main__",
     "rnad.tabular_run": "agent_zoo.rnad.tabular_run",
     "showcase": "agent_zoo.showcase",
+    "solver": "agent_zoo.solver.__main__",
     "threshold": "agent_zoo.threshold.__main__",
     "tournament": "agent_zoo.tournament",
 }
@@ -296,8 +298,8 @@ def small(args: list[str]) -> list[str]:
 
 @pytest.fixture(scope="module")
 def command_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A working folder holding what the documented commands name: a CFR+ policy of Leduc and a MaskablePPO
-    model of the Leduc Gymnasium view (both tiny)."""
+    """A working folder holding what the documented commands name: a CFR+ policy of Leduc, a MaskablePPO model of
+    the Leduc Gymnasium view (both tiny) and the subgame solver's spot files."""
     import gymnasium
     from sb3_contrib import MaskablePPO
 
@@ -310,6 +312,7 @@ def command_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
                         batch_size=64, seed=0)
     model.learn(64)
     model.save(folder / "out" / "leduc_ppo.zip")
+    shutil.copytree(ROOT / "agent_zoo" / "solver" / "spots", folder / "agent_zoo" / "solver" / "spots")  # the solver's files
     return folder
 
 
