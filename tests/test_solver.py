@@ -233,3 +233,20 @@ def test_sorted_and_dense_showdowns_agree() -> None:
         board_bits = (1 << boards.astype(np.int64)).sum(1)
         reach *= (bits[None, :] & board_bits[:, None]) == 0  # no reach where a holding holds a board card
         np.testing.assert_allclose(showdown_margin(reach, sorted_tables), showdown_margin(reach, dense_tables), atol=1e-9)
+
+
+def test_the_last_street_in_runs_of_boards_gives_the_same_solve() -> None:
+    """From the flop the river boards are solved a few runs at a time (memory); the result is the same."""
+    plan = StreetSizes(bet=("0.5",), allin=True)
+    spot = Spot(board=RIVER[:3], pot=20, stack=40, ranges=(parse_range("AQ,JT,99,54s"), parse_range("KK,QJs,A2s,87s")),
+                sizes={(p, s): plan for p in (0, 1) for s in ("flop", "turn", "river")})
+    tree = build_tree(spot)
+    whole, runs = RangeCFR(tree), RangeCFR(tree)
+    runs.chunk_elements = 1
+    assert whole.chunks() == [slice(None)] and len(runs.chunks()) == 49  # one run per turn card
+    whole.iterate(3)
+    runs.iterate(3)
+    for p in (0, 1):
+        for a, b in zip(whole.regrets[p] + whole.average[p], runs.regrets[p] + runs.average[p]):
+            np.testing.assert_allclose(a, b, rtol=1e-12, atol=1e-12)
+    assert whole.exploitability().best_response == pytest.approx(runs.exploitability().best_response, rel=1e-12)

@@ -35,6 +35,8 @@ class Variant:
     negative_discount_beta: float | None  # DCFR: negative regrets scaled by t^b/(t^b+1)
 
 
+CHUNK_ELEMENTS = 1 << 24  # entries of a last-street node array solved at once (128 MB in float64)
+
 VARIANTS = {
     "dcfr": Variant(False, 2.0, 1.5, 0.0),
     "cfr+": Variant(True, 1.0, None, None),
@@ -99,6 +101,7 @@ class RangeCFR(Reads):
         shape = lambda s, p: (len(s.rows[p]), s.width, len(s.boards), len(lay.holdings[p]))  # noqa: E731
         self.regrets = [[np.zeros(shape(s, p)) for s in lay.streets] for p in (0, 1)]
         self.average = [[np.zeros(shape(s, p)) for s in lay.streets] for p in (0, 1)]
+        self.chunk_elements = CHUNK_ELEMENTS
 
     # Strategies -----------------------------------------------------------------------------------------------
     def current(self, player: int) -> list[np.ndarray]:
@@ -119,28 +122,87 @@ class RangeCFR(Reads):
             discount = None
             if var.positive_discount_alpha is not None:
                 discount = (discount_factor(t, var.positive_discount_alpha), discount_factor(t, var.negative_discount_beta))
-            weight = average_weight(t, var.average_weight_power)
-            # Player 1's strategy and reach do not change while player 0 updates: computed once, used twice.
-            policy = {1: self.current(1)}
-            reach = {1: self.reach(1, policy[1])}
+            learn = (discount, average_weight(t, var.average_weight_power))
             for p in (0, 1):
-                q = 1 - p
-                if q not in reach:
-                    policy[q] = self.current(q)
-                    reach[q] = self.reach(q, policy[q])
-                mine = policy.get(p) or self.current(p)
-                _, instant = passes.values(np, self.layout, self.tables, p, reach[q], mine)
-                own = reach.get(p) or self.reach(p, mine)
-                for k, st in enumerate(self.layout.streets):
-                    update_regrets(self.regrets[p][k], instant[k], plus=var.regret_matching_plus, discount=discount)
-                    self.average[p][k] += weight * own[k][st.rows[p]][:, None] * mine[k]
+                self._sweep(p, mine="current", theirs="current", learn=learn)
+
+    def _policy(self, player: int, k: int, boards: slice, kind: str) -> np.ndarray:
+        """``player``'s current ("current": regret matching) or average strategy on street ``k``, boards ``boards``."""
+        table = (self.regrets if kind == "current" else self.average)[player][k][:, :, boards]
+        weights = np.maximum(table, 0.0) if kind == "current" else table.copy()
+        return passes.normalized(np, weights, self.tables.uniform[player][k], in_place=True)
+
+    def chunks(self) -> list[slice]:
+        """The last street's boards in runs solved at once: whole runs dealt from one board of the street before,
+        as many as keep a node array under ``chunk_elements`` entries (the flop's 2,352 river boards do not fit
+        in memory at once; a river or turn spot is one run)."""
+        lay = self.layout
+        last = lay.streets[-1]
+        if len(lay.streets) == 1:
+            return [slice(None)]
+        dealt = lay.streets[-2].cards_dealt
+        per_parent = (last.num_nodes + 1) * dealt * max(len(h) for h in lay.holdings)
+        step = max(1, self.chunk_elements // per_parent)
+        parents = len(lay.streets[-2].boards)
+        if step >= parents:
+            return [slice(None)]
+        return [slice(i * dealt, min(i + step, parents) * dealt) for i in range(0, parents, step)]
+
+    def _sweep(self, p: int, mine: str | None, theirs: str, learn: tuple | None = None) -> np.ndarray:
+        """One pass for player ``p``: the other plays its ``theirs`` strategy, ``p`` its ``mine`` (None: a best
+        response). The streets before the last are whole arrays; the last is solved a run of boards at a time
+        (``chunks``), each run's values summed into the chance nodes above it. With ``learn = (discount,
+        weight)``, ``p``'s regrets and average strategy are updated as the pass goes (each run's strategy is read
+        before its update, so the result is that of one update of the whole). Returns ``p``'s root values (H,)."""
+        lay, tab = self.layout, self.tables
+        q, last = 1 - p, len(lay.streets) - 1
+        pol_q, pol_p, top_q, top_p = [], [], [], []
+        for k in range(last):
+            pol_q.append(self._policy(q, k, slice(None), theirs))
+            top_q.append(passes.street_reach(np, lay, q, k, pol_q[k], top_q[k - 1] if k else None))
+            if mine is not None:
+                pol_p.append(self._policy(p, k, slice(None), mine))
+                if learn is not None:
+                    top_p.append(passes.street_reach(np, lay, p, k, pol_p[k], top_p[k - 1] if k else None))
+        chance = None
+        if last:
+            before = lay.streets[last - 1]
+            chance = np.zeros((len(before.chance_nodes), len(before.boards), len(lay.holdings[p])))
+        for part in self.chunks():
+            theirs_here = self._policy(q, last, part, theirs)
+            other = passes.street_reach(np, lay, q, last, theirs_here, top_q[-1] if last else None, part)
+            here = None if mine is None else self._policy(p, last, part, mine)
+            v, instant = passes.street_values(np, lay, tab, p, last, other, here, None, part)
+            if last:
+                start, stop, _ = part.indices(len(lay.streets[last].boards))
+                above = slice(start // before.cards_dealt, stop // before.cards_dealt)
+                chance[:, above] = passes.chance_values(np, lay, p, last - 1, v, above)
+            if learn is not None:
+                own = passes.street_reach(np, lay, p, last, here, top_p[-1] if last else None, part)
+                self._learn(p, last, part, instant, own, here, learn)
+        for k in range(last - 1, -1, -1):
+            v, instant = passes.street_values(np, lay, tab, p, k, top_q[k], pol_p[k] if mine is not None else None, chance)
+            if learn is not None:
+                self._learn(p, k, slice(None), instant, top_p[k], pol_p[k], learn)
+            if k and len(lay.streets[k - 1].chance_nodes):
+                chance = passes.chance_values(np, lay, p, k - 1, v)
+        return v[0, 0]
+
+    def _learn(self, p: int, k: int, part: slice, instant: np.ndarray, own: np.ndarray, policy: np.ndarray,
+               learn: tuple) -> None:
+        discount, weight = learn
+        update_regrets(self.regrets[p][k][:, :, part], instant, plus=self.variant.regret_matching_plus, discount=discount)
+        self.average[p][k][:, :, part] += weight * own[self.layout.streets[k].rows[p]][:, None] * policy
 
     # Evaluation -----------------------------------------------------------------------------------------------
     def exploitability(self) -> Exploitability:
         """Exact best-response values against the average strategies, and the profile's value for player 0."""
-        lay, tab = self.layout, self.tables
-        avg = [self.average_strategy(p) for p in (0, 1)]
-        reach = [self.reach(p, avg[p]) for p in (0, 1)]
-        br = [float(passes.root_value(np, lay, tab, p, self.values(p, reach[1 - p], None))) for p in (0, 1)]
-        value = float(passes.root_value(np, lay, tab, 0, self.values(0, reach[1], avg[0])))
+        br = [self._per_hand(p, self._sweep(p, mine=None, theirs="average")) for p in (0, 1)]
+        value = self._per_hand(0, self._sweep(0, mine="average", theirs="average"))
         return Exploitability((br[0], br[1]), value)
+
+    def _per_hand(self, player: int, root: np.ndarray) -> float:
+        """Expected chips per hand from ``player``'s root counterfactual values."""
+        lay = self.layout
+        facing = self.facing(0, lay.weights[1][None])[0]
+        return float(lay.weights[player] @ root / (lay.weights[0] @ facing))

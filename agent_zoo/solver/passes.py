@@ -61,47 +61,104 @@ def make_tables(layout: Layout, dense_limit: int = DENSE_LIMIT) -> Tables:
                   show, uniform)  # type: ignore[arg-type]
 
 
-def normalized(xp: Any, weights: Array, uniform: Array) -> Array:
+def normalized(xp: Any, weights: Array, uniform: Array, in_place: bool = False) -> Array:
     """Non-negative ``weights`` (D, A, B, H) made into a policy over the action axis; ``uniform`` (D, A) where
-    they sum to 0 (regret matching, and the average strategy)."""
+    they sum to 0 (regret matching, and the average strategy). ``in_place``: numpy may overwrite ``weights``."""
     total = weights.sum(axis=1, keepdims=True)
+    if xp is np:  # in place where it can: numpy's passes over large arrays cost more than its arithmetic
+        out = weights if in_place else weights.copy()
+        np.divide(out, total, out=out, where=total > 0.0)
+        np.copyto(out, uniform[:, :, None, None], where=total <= 0.0)
+        return out
     safe = xp.where(total > 0.0, total, 1.0)
     return xp.where(total > 0.0, weights / safe, uniform[:, :, None, None])
+
+
+def street_reach(xp: Any, layout: Layout, player: int, k: int, policy_k: Array, above: Array | None,
+                 boards: slice = slice(None)) -> Array:
+    """``player``'s reach (N + 1, b, H) on street ``k``, for the boards ``boards`` of that street (whole runs of
+    the boards dealt from the same board of the street before), playing ``policy_k`` (D, A, b, H) there; ``above``
+    is the reach on street ``k - 1`` (all its boards), None on the first street."""
+    st = layout.streets[k]
+    valid = layout.valid[player][k][boards]
+    r = xp.zeros((st.num_nodes + 1, len(valid), len(layout.holdings[player])))
+    if above is None:
+        r = assign(xp, r, 0, xp.asarray(layout.weights[player])[None, :])
+    else:
+        prev = layout.streets[k - 1]
+        start, stop, _ = boards.indices(len(st.boards))
+        parents = slice(start // prev.cards_dealt, stop // prev.cards_dealt)
+        dealt = xp.repeat(above[prev.chance_nodes][:, parents], prev.cards_dealt, axis=1)
+        r = assign(xp, r, prev.chance_children, dealt * xp.asarray(valid)[None])
+    for g in st.groups:
+        parent = r[g.nodes][:, None]  # (G, 1, b, H)
+        moved = parent * policy_k[g.rows] if g.player == player else xp.broadcast_to(parent, g.children.shape + parent.shape[2:])
+        r = assign(xp, r, g.children, moved)
+    return assign(xp, r, -1, 0.0)
 
 
 def reach(xp: Any, layout: Layout, player: int, policy: list[Array]) -> list[Array]:
     """``player``'s reach (N + 1, B, H) at every node of every street when it plays ``policy`` (per street)."""
     out: list[Array] = []
-    h = len(layout.holdings[player])
-    for k, st in enumerate(layout.streets):
-        r = xp.zeros((st.num_nodes + 1, len(st.boards), h))
-        if k == 0:
-            r = assign(xp, r, 0, xp.asarray(layout.weights[player])[None, :])
-        else:
-            prev = layout.streets[k - 1]
-            dealt = xp.repeat(out[k - 1][prev.chance_nodes], prev.cards_dealt, axis=1)
-            r = assign(xp, r, prev.chance_children, dealt * xp.asarray(layout.valid[player][k])[None])
-        for g in st.groups:
-            parent = r[g.nodes][:, None]  # (G, 1, B, H)
-            moved = parent * policy[k][g.rows] if g.player == player else xp.broadcast_to(parent, g.children.shape + parent.shape[2:])
-            r = assign(xp, r, g.children, moved)
-        out.append(assign(xp, r, -1, 0.0))
+    for k in range(len(layout.streets)):
+        out.append(street_reach(xp, layout, player, k, policy[k], out[k - 1] if k else None))
     return out
 
 
-def terminal_values(xp: Any, layout: Layout, tables: Tables, player: int, k: int, other: Array, v: Array) -> Array:
-    """``v`` with ``player``'s values written at the folds and showdowns of street ``k``."""
+def terminal_values(xp: Any, layout: Layout, tables: Tables, player: int, k: int, other: Array, v: Array,
+                    boards: slice = slice(None)) -> Array:
+    """``v`` with ``player``'s values written at the folds and showdowns of street ``k`` (its boards ``boards``)."""
     st: StreetLayout = layout.streets[k]
-    valid = xp.asarray(layout.valid[player][k])[None]
+    valid = xp.asarray(layout.valid[player][k][boards])[None]
     if len(st.fold_nodes):
         facing = compatible_reach(other[st.fold_nodes], tables.blockers[player])
         v = assign(xp, v, st.fold_nodes, xp.asarray(st.fold_payoff[:, player])[:, None, None] * facing * valid)
     if len(st.showdown_nodes):
         show = tables.showdown[player]
         assert show is not None
+        if boards != slice(None):
+            show = show.boards(boards)
         margin = showdown_margin(other[st.showdown_nodes], show)
         v = assign(xp, v, st.showdown_nodes, xp.asarray(st.showdown_stake)[:, None, None] * margin * valid)
     return v
+
+
+def chance_values(xp: Any, layout: Layout, player: int, k: int, below: Array, boards: slice = slice(None)) -> Array:
+    """(C, b, H): the values at street ``k``'s chance nodes for its boards ``boards``, from ``below``, the values on
+    street ``k + 1`` for the boards dealt from them."""
+    st = layout.streets[k]
+    start, stop, _ = boards.indices(len(st.boards))
+    dealt = slice(start * st.cards_dealt, stop * st.cards_dealt)
+    child = below[st.chance_children] * xp.asarray(layout.valid[player][k + 1][dealt])[None]
+    shaped = child.reshape(len(st.chance_nodes), stop - start, st.cards_dealt, -1)
+    return layout.chance_weight[k] * shaped.sum(axis=2)
+
+
+def street_values(xp: Any, layout: Layout, tables: Tables, player: int, k: int, other_k: Array,
+                  policy_k: Array | None, chance: Array | None, boards: slice = slice(None)) -> tuple[Array, Array]:
+    """``player``'s counterfactual values (N + 1, b, H) on street ``k`` for its boards ``boards``, playing
+    ``policy_k`` (None: a best response) against the other's reach ``other_k`` there, with ``chance`` the values
+    at the street's chance nodes (:func:`chance_values`); and the instant regrets (D, A, b, H) of its decisions."""
+    st = layout.streets[k]
+    h = len(layout.holdings[player])
+    nb = other_k.shape[1]
+    v = terminal_values(xp, layout, tables, player, k, other_k, xp.zeros((st.num_nodes + 1, nb, h)), boards)
+    if chance is not None:
+        v = assign(xp, v, st.chance_nodes, chance)
+    instant = xp.zeros((len(st.rows[player]), st.width, nb, h))
+    for g in reversed(st.groups):
+        below = v[g.children]  # (G, A, b, H)
+        if g.player != player:
+            v = assign(xp, v, g.nodes, below.sum(axis=1))
+            continue
+        legal = xp.asarray(st.legal[player][g.rows])[:, :, None, None]
+        if policy_k is None:
+            v = assign(xp, v, g.nodes, xp.where(legal, below, -xp.inf).max(axis=1))
+        else:
+            here = (policy_k[g.rows] * below).sum(axis=1)
+            v = assign(xp, v, g.nodes, here)
+            instant = assign(xp, instant, g.rows, xp.where(legal, below - here[:, None], 0.0))
+    return v, instant
 
 
 def values(xp: Any, layout: Layout, tables: Tables, player: int, other_reach: list[Array],
@@ -111,28 +168,10 @@ def values(xp: Any, layout: Layout, tables: Tables, player: int, other_reach: li
     n = len(layout.streets)
     out: list[Array] = [None] * n
     regrets: list[Array] = [None] * n
-    h = len(layout.holdings[player])
     for k in range(n - 1, -1, -1):
-        st = layout.streets[k]
-        v = terminal_values(xp, layout, tables, player, k, other_reach[k], xp.zeros((st.num_nodes + 1, len(st.boards), h)))
-        if len(st.chance_nodes):
-            child = out[k + 1][st.chance_children] * xp.asarray(layout.valid[player][k + 1])[None]
-            shaped = child.reshape(len(st.chance_nodes), len(st.boards), st.cards_dealt, h)
-            v = assign(xp, v, st.chance_nodes, layout.chance_weight[k] * shaped.sum(axis=2))
-        instant = xp.zeros((len(st.rows[player]), st.width, len(st.boards), h))
-        for g in reversed(st.groups):
-            below = v[g.children]  # (G, A, B, H)
-            if g.player != player:
-                v = assign(xp, v, g.nodes, below.sum(axis=1))
-                continue
-            legal = xp.asarray(st.legal[player][g.rows])[:, :, None, None]
-            if policy is None:
-                v = assign(xp, v, g.nodes, xp.where(legal, below, -xp.inf).max(axis=1))
-            else:
-                here = (policy[k][g.rows] * below).sum(axis=1)
-                v = assign(xp, v, g.nodes, here)
-                instant = assign(xp, instant, g.rows, xp.where(legal, below - here[:, None], 0.0))
-        out[k], regrets[k] = v, instant
+        chance = chance_values(xp, layout, player, k, out[k + 1]) if len(layout.streets[k].chance_nodes) else None
+        out[k], regrets[k] = street_values(xp, layout, tables, player, k, other_reach[k],
+                                           None if policy is None else policy[k], chance)
     return out, regrets
 
 

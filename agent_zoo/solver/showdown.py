@@ -14,7 +14,7 @@ O(holdings^2) of a payoff matrix.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -69,6 +69,23 @@ class ShowdownTables:
     #                               weaker, not stronger, the end and the start of the card's segment
     # Sign matrices (None where the sorted sums are used):
     signs: np.ndarray | None = None  # (B, H_o, H_h) int8: the hero wins 1 / ties 0 / loses -1; 0: a shared card
+    num_boards: int = 0  # B
+
+    def boards(self, part: slice) -> ShowdownTables:
+        """The tables of boards ``part`` (a contiguous range) alone, for solving a street a few boards at a time."""
+        lo, hi, _ = part.indices(self.num_boards)
+        if self.signs is not None:
+            return replace(self, signs=self.signs[lo:hi], num_boards=hi - lo)
+        assert self.sort is not None and self.rank is not None and self.card_sort is not None and self.card_rank is not None
+        h_o = len(self.sort) // self.num_boards
+        h_h = self.rank.shape[1] // self.num_boards
+        return ShowdownTables(
+            sort=self.sort[lo * h_o : hi * h_o] - lo * h_o,
+            rank=self.rank[:, lo * h_h : hi * h_h] - lo * (h_o + 1),
+            card_sort=self.card_sort[lo * 2 * h_o : hi * 2 * h_o] - lo * h_o,
+            card_rank=self.card_rank[:, :, lo * h_h : hi * h_h] - lo * (2 * h_o + 1),
+            num_boards=hi - lo,
+        )
 
 
 DENSE_LIMIT = 1 << 28  # sign-matrix entries (int8, all boards) up to which showdowns are matrix products (256 MB)
@@ -121,6 +138,7 @@ def showdown_tables(hero: np.ndarray, other: np.ndarray, boards: np.ndarray, den
         rank=np.stack([b * (h_o + 1) + below, b * (h_o + 1) + not_above]).reshape(2, -1),
         card_sort=(b * h_o + member[inner]).ravel(),
         card_rank=card_rank,
+        num_boards=nb,
     )
 
 
@@ -138,7 +156,7 @@ def _sign_tables(hero: np.ndarray, other: np.ndarray, boards: np.ndarray) -> Sho
         strength_h = evaluate_cross(COMBOS[hero], chunk, check=False).T.astype(np.int64)  # (b, H_h)
         strength_o = evaluate_cross(COMBOS[other], chunk, check=False).T.astype(np.int64)  # (b, H_o)
         signs[start : start + step] = np.sign(strength_h[:, None, :] - strength_o[:, :, None]) * ~shared[None]
-    return ShowdownTables(sort=None, rank=None, card_sort=None, card_rank=None, signs=signs)
+    return ShowdownTables(sort=None, rank=None, card_sort=None, card_rank=None, signs=signs, num_boards=len(boards))
 
 
 def _prefix(xp: Any, values: Any, groups: int) -> Any:
