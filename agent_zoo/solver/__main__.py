@@ -38,6 +38,7 @@ def build_parser() -> Any:
                    help="iteration cap (default: the file's set_max_iteration)")
     p.add_argument("--backend", choices=["numpy", "jax"], default=None,
                    help="array backend (default: numpy; jax runs on a GPU where JAX has one)")
+    p.add_argument("--float32", action="store_true", help="numpy in float32: half the memory (JAX is float32 anyway)")
     p.add_argument("--grid", default=None, metavar="PNG", help="write the first decision's strategy as a 13x13 grid")
     cli.add_threads(p)
     cli.add_json(p, "the solve's summary (iterations, exploitability, seconds, value)")
@@ -68,7 +69,8 @@ def main(argv: list[str] | None = None) -> int:
             say(f"iteration {iteration}: exploitability {pct:.4f}% of the pot")
 
     cfr, log = solve(commands.spot, accuracy=accuracy, max_iterations=cap, check_every=settings.print_interval,
-                     algorithm=settings.algorithm, backend=args.backend or settings.backend, on_check=on_check)
+                     algorithm=settings.algorithm, backend=args.backend or settings.backend,
+                     dtype="float32" if args.float32 else "float64", on_check=on_check)
     if bar is not None:
         bar.close()
     say(f"solved to {log.exploitability_pct:.4f}% of the pot in {log.iterations} iterations, {log.seconds:.2f} s "

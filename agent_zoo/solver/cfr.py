@@ -90,17 +90,20 @@ class Reads:
 class RangeCFR(Reads):
     """Solves one subgame in numpy; ``strategy(node)`` is the average strategy (actions, boards, holdings)."""
 
-    def __init__(self, tree: PublicTree, algorithm: str = "dcfr") -> None:
+    def __init__(self, tree: PublicTree, algorithm: str = "dcfr", dtype: str = "float64") -> None:
         if algorithm not in VARIANTS:
             raise ValueError(f"algorithm: expected one of {sorted(VARIANTS)}, got {algorithm!r}")
+        if dtype not in ("float64", "float32"):
+            raise ValueError(f"dtype: expected 'float64' or 'float32', got {dtype!r}")
+        self.dtype = np.dtype(dtype)
         self.variant = VARIANTS[algorithm]
         self.layout: Layout = compile_tree(tree)
         self.tables = passes.make_tables(self.layout)
         lay = self.layout
         self.iteration = 0
         shape = lambda s, p: (len(s.rows[p]), s.width, len(s.boards), len(lay.holdings[p]))  # noqa: E731
-        self.regrets = [[np.zeros(shape(s, p)) for s in lay.streets] for p in (0, 1)]
-        self.average = [[np.zeros(shape(s, p)) for s in lay.streets] for p in (0, 1)]
+        self.regrets = [[np.zeros(shape(s, p), dtype=self.dtype) for s in lay.streets] for p in (0, 1)]
+        self.average = [[np.zeros(shape(s, p), dtype=self.dtype) for s in lay.streets] for p in (0, 1)]
         self.chunk_elements = CHUNK_ELEMENTS
 
     # Strategies -----------------------------------------------------------------------------------------------
@@ -130,7 +133,7 @@ class RangeCFR(Reads):
         """``player``'s current ("current": regret matching) or average strategy on street ``k``, boards ``boards``."""
         table = (self.regrets if kind == "current" else self.average)[player][k][:, :, boards]
         weights = np.maximum(table, 0.0) if kind == "current" else table.copy()
-        return passes.normalized(np, weights, self.tables.uniform[player][k], in_place=True)
+        return passes.normalized(np, weights, self.tables.uniform[player][k].astype(self.dtype), in_place=True)
 
     def chunks(self) -> list[slice]:
         """The last street's boards in runs solved at once: whole runs dealt from one board of the street before,
@@ -167,7 +170,7 @@ class RangeCFR(Reads):
         chance = None
         if last:
             before = lay.streets[last - 1]
-            chance = np.zeros((len(before.chance_nodes), len(before.boards), len(lay.holdings[p])))
+            chance = np.zeros((len(before.chance_nodes), len(before.boards), len(lay.holdings[p])), dtype=self.dtype)
         for part in self.chunks():
             theirs_here = self._policy(q, last, part, theirs)
             other = passes.street_reach(np, lay, q, last, theirs_here, top_q[-1] if last else None, part)

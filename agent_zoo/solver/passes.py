@@ -81,9 +81,10 @@ def street_reach(xp: Any, layout: Layout, player: int, k: int, policy_k: Array, 
     is the reach on street ``k - 1`` (all its boards), None on the first street."""
     st = layout.streets[k]
     valid = layout.valid[player][k][boards]
-    r = xp.zeros((st.num_nodes + 1, len(valid), len(layout.holdings[player])))
+    dtype = policy_k.dtype
+    r = xp.zeros((st.num_nodes + 1, len(valid), len(layout.holdings[player])), dtype=dtype)
     if above is None:
-        r = assign(xp, r, 0, xp.asarray(layout.weights[player])[None, :])
+        r = assign(xp, r, 0, xp.asarray(layout.weights[player], dtype=dtype)[None, :])
     else:
         prev = layout.streets[k - 1]
         start, stop, _ = boards.indices(len(st.boards))
@@ -112,14 +113,14 @@ def terminal_values(xp: Any, layout: Layout, tables: Tables, player: int, k: int
     valid = xp.asarray(layout.valid[player][k][boards])[None]
     if len(st.fold_nodes):
         facing = compatible_reach(other[st.fold_nodes], tables.blockers[player])
-        v = assign(xp, v, st.fold_nodes, xp.asarray(st.fold_payoff[:, player])[:, None, None] * facing * valid)
+        v = assign(xp, v, st.fold_nodes, xp.asarray(st.fold_payoff[:, player], dtype=v.dtype)[:, None, None] * facing * valid)
     if len(st.showdown_nodes):
         show = tables.showdown[player]
         assert show is not None
         if boards != slice(None):
             show = show.boards(boards)
         margin = showdown_margin(other[st.showdown_nodes], show)
-        v = assign(xp, v, st.showdown_nodes, xp.asarray(st.showdown_stake)[:, None, None] * margin * valid)
+        v = assign(xp, v, st.showdown_nodes, xp.asarray(st.showdown_stake, dtype=v.dtype)[:, None, None] * margin * valid)
     return v
 
 
@@ -142,10 +143,11 @@ def street_values(xp: Any, layout: Layout, tables: Tables, player: int, k: int, 
     st = layout.streets[k]
     h = len(layout.holdings[player])
     nb = other_k.shape[1]
-    v = terminal_values(xp, layout, tables, player, k, other_k, xp.zeros((st.num_nodes + 1, nb, h)), boards)
+    dtype = other_k.dtype
+    v = terminal_values(xp, layout, tables, player, k, other_k, xp.zeros((st.num_nodes + 1, nb, h), dtype=dtype), boards)
     if chance is not None:
         v = assign(xp, v, st.chance_nodes, chance)
-    instant = xp.zeros((len(st.rows[player]), st.width, nb, h))
+    instant = xp.zeros((len(st.rows[player]), st.width, nb, h), dtype=dtype)
     for g in reversed(st.groups):
         below = v[g.children]  # (G, A, b, H)
         if g.player != player:

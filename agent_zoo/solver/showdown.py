@@ -46,8 +46,8 @@ def compatible_reach(reach: Any, tables: Blockers) -> Any:
     """(..., H_h): for each hero holding, the other's reach over the holdings it can face. ``reach``: (..., H_o),
     a numpy or a JAX array."""
     xp = reach.__array_namespace__()
-    per_card = reach @ xp.asarray(tables.incidence)  # (..., 52)
-    padded = xp.concatenate([reach, xp.zeros(reach.shape[:-1] + (1,))], axis=-1)
+    per_card = reach @ xp.asarray(tables.incidence, dtype=reach.dtype)  # (..., 52)
+    padded = xp.concatenate([reach, xp.zeros(reach.shape[:-1] + (1,), dtype=reach.dtype)], axis=-1)
     a, b = tables.hero_cards[:, 0], tables.hero_cards[:, 1]
     return reach.sum(axis=-1, keepdims=True) - per_card[..., a] - per_card[..., b] + padded[..., tables.same]
 
@@ -163,7 +163,7 @@ def _prefix(xp: Any, values: Any, groups: int) -> Any:
     """Cumulative sums within each of ``groups`` equal runs of the last axis, each with a leading 0."""
     n = values.shape[0]
     runs = xp.cumsum(values.reshape(n, groups, -1), axis=2)
-    return xp.concatenate([xp.zeros((n, groups, 1)), runs], axis=2).reshape(n, -1)
+    return xp.concatenate([xp.zeros((n, groups, 1), dtype=values.dtype), runs], axis=2).reshape(n, -1)
 
 
 def showdown_margin(reach: Any, tables: ShowdownTables) -> Any:

@@ -43,11 +43,12 @@ def exploitability_pct(result: Exploitability, pot: int) -> float:
 
 
 def solve(spot: Spot, *, accuracy: float = 0.5, max_iterations: int = 1000, check_every: int = 10,
-          algorithm: str = "dcfr", backend: str = "numpy", on_check: Callable[[int, float], None] | None = None,
-          solver: Solver | None = None) -> tuple[Solver, SolveLog]:
+          algorithm: str = "dcfr", backend: str = "numpy", dtype: str = "float64",
+          on_check: Callable[[int, float], None] | None = None, solver: Solver | None = None) -> tuple[Solver, SolveLog]:
     """Run CFR until the exploitability (percent of the pot, checked every ``check_every`` iterations and at the
     end) is at most ``accuracy`` or ``max_iterations`` have run. ``on_check(iteration, pct)`` sees each check
-    (progress bars, logs). ``backend``: "numpy" or "jax" (float32 unless JAX's x64 mode is on). Pass ``solver``
+    (progress bars, logs). ``backend``: "numpy" or "jax" (float32 unless JAX's x64 mode is on); ``dtype``: numpy's
+    "float64" or "float32" (half the memory and time, as TexasSolver stores its numbers). Pass ``solver``
     to continue an earlier solve of the same spot."""
     if accuracy < 0 or max_iterations < 0 or check_every < 1:
         raise ValueError(
@@ -64,7 +65,7 @@ def solve(spot: Spot, *, accuracy: float = 0.5, max_iterations: int = 1000, chec
 
         cfr = JaxRangeCFR(build_tree(spot), algorithm)
     else:
-        cfr = RangeCFR(build_tree(spot), algorithm)
+        cfr = RangeCFR(build_tree(spot), algorithm, dtype=dtype)
     built = time.perf_counter()
     curve: list[tuple[int, float]] = []
     result = cfr.exploitability()
