@@ -61,12 +61,13 @@ def texassolver(binary: Path, resources: Path, spot: Path, work: Path) -> dict[s
     return {"seconds": times[-1], "exploitability_pct": expl[-1], "iterations": iters[-1], "peak_mb": mb}
 
 
-def ours(spot: Path, conventions: str, backend: str, work: Path) -> dict[str, Any]:
+def ours(spot: Path, conventions: str, backend: str, work: Path, float32: bool = False) -> dict[str, Any]:
     summary = work / "summary.json"
     keep = [line for line in spot.read_text().splitlines() if not line.startswith("dump_result")]  # no dump
     (work / "spot.txt").write_text("\n".join(keep) + "\n")
     _, mb = run_process([sys.executable, "-m", "agent_zoo.solver", "spot.txt", "--conventions", conventions,
-                         "--backend", backend, "--no-progress", "--json", str(summary)], work)
+                         "--backend", backend, "--no-progress", "--json", str(summary), *(["--float32"] if float32 else [])],
+                        work)
     data = json.loads(summary.read_text())
     return {"seconds": data["seconds"], "exploitability_pct": data["exploitability_pct"], "iterations": data["iterations"],
             "build_seconds": data["build_seconds"], "value_oop": data["value_oop"], "peak_mb": mb}
@@ -78,7 +79,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--resources", type=Path, default=None, help="TexasSolver's resources folder")
     p.add_argument("--no-texassolver", action="store_true", help="run ours only")
     p.add_argument("--spots", nargs="+", default=["river", "turn"], help="spot files in agent_zoo/solver/spots")
-    p.add_argument("--backends", nargs="+", default=["numpy"], choices=["numpy", "jax"])
+    p.add_argument("--backends", nargs="+", default=["numpy"], choices=["numpy", "numpy32", "jax"],
+                   help="numpy (float64), numpy32 (numpy in float32), jax (float32)")
+    p.add_argument("--conventions", nargs="+", default=["texassolver", "rules"], choices=["texassolver", "rules"])
     p.add_argument("--repeats", type=int, default=3)
     p.add_argument("--json", type=Path, default=None, help="write every run here")
     args = p.parse_args(argv)
@@ -94,8 +97,9 @@ def main(argv: list[str] | None = None) -> int:
                 if not args.no_texassolver:
                     jobs.append(("TexasSolver", lambda s=spot: texassolver(args.texassolver, args.resources, s, work)))
                 for backend in args.backends:
-                    for conventions in ("texassolver", "rules"):
-                        jobs.append((f"ours {backend} {conventions}", lambda s=spot, b=backend, c=conventions: ours(s, c, b, work)))
+                    for conventions in args.conventions:
+                        jobs.append((f"ours {backend} {conventions}", lambda s=spot, b=backend, c=conventions: ours(
+                            s, c, b.replace("numpy32", "numpy"), work, float32=b == "numpy32")))
                 for solver, job in jobs:
                     result = {"repeat": repeat, "spot": name, "solver": solver, **job()}
                     runs.append(result)
