@@ -213,6 +213,10 @@ def _llm(arg: str | None, env: Any) -> Agent:
     return _import("agent_zoo.llm", "make_llm_agent", "llm")(arg, env)
 
 
+def _resolve(arg: str | None, env: Any) -> Agent:
+    return _import("agent_zoo.solver.agent", "make_resolve_agent", "resolve")(env, arg)
+
+
 def _module(arg: str | None, env: Any) -> Agent:
     load = _import("agent_zoo.external", "load_module_agent", "module")
     return load(arg, env)
@@ -234,6 +238,9 @@ REGISTRY: dict[str, AgentEntry] = {
     "jax": AgentEntry(_jax, True, "checkpoint_<update>.npz saved by python -m agent_zoo.jax_ppo train --out DIR", "self-play PPO policy network trained on the device (JAX); the game it was trained on"),
     "llm": AgentEntry(_llm, True, "MODEL@BASE_URL[,KEY=VALUE...] or a .toml/.json config file", "a language model over an OpenAI-compatible server (OpenAI, vLLM, Ollama, llama.cpp) playing from the text view (docs/llm.md); hold'em family, env built with history=True",
                       MappingProxyType({"history": True})),
+    "resolve": AgentEntry(_resolve, False, "SECONDS per decision (default 1), or iterations=N per solve (reproducible), seed=S",
+                          "re-solves the postflop subgame at every decision (range-vs-range CFR, Bayesian ranges, pre-flop equity chart, pseudo-harmonic translation); heads-up no-limit hold'em, env built with history=True, bet_sizing=chips",
+                          MappingProxyType({"history": True, "bet_sizing": "chips"})),
     "module": AgentEntry(_module, True, "package.module:callable", "an importable Agent, agent factory (no argument or the env) or function (observation, rng) -> action; any game"),
 }
 

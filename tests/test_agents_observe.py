@@ -131,6 +131,7 @@ CASES = [
     ("threshold", {}, "threshold"),
     ("limit", {"obs_encoder": "flat107"}, "rule:B"),
     ("limit", {"obs_encoder": "flat56"}, "prospect"),
+    ("nolimit", {**CHIPS, "history": True}, "resolve:iterations=3"),  # fixed iterations: no clock, reproducible
 ]
 IDS = [f"{g}-{s.split(':')[0]}{'-' + s.rsplit(':', 1)[1] if s.startswith(('module', 'random:')) else ''}" for g, _, s in CASES]
 
