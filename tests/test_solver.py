@@ -128,7 +128,8 @@ def test_jax_backend_matches_numpy_in_float64() -> None:
     """The same passes on both backends: one iteration's regrets, and exact best responses of a random profile.
     (Longer runs are not compared: regret matching turns a regret of 1e-17 against 0 into a different action, so
     two correct float implementations part ways after a few iterations.)"""
-    jax = pytest.importorskip("jax")
+    import jax
+
     from agent_zoo.solver.jax_cfr import JaxRangeCFR
 
     tree = build_tree(_spot(board=RIVER[:4]))

@@ -194,7 +194,6 @@ def test_grid_average_weights_each_holding() -> None:
 
 
 def test_plot_range_grid_writes_a_png(tmp_path: Path) -> None:
-    pytest.importorskip("matplotlib")
     from agent_zoo.solver.grid import FIGSIZE, plot_range_grid
 
     rng = np.random.default_rng(3)
@@ -204,7 +203,8 @@ def test_plot_range_grid_writes_a_png(tmp_path: Path) -> None:
     data = out.read_bytes()
     assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 10_000
     width, height = struct.unpack(">II", data[16:24])
-    assert (width, height) == (round(FIGSIZE[0] * 100), round(FIGSIZE[1] * 100))
+    # Saved trimmed to its artists (agent_zoo.figures.save_figure): about the figure's size at 100 dpi.
+    assert abs(width - FIGSIZE[0] * 100) < 0.2 * FIGSIZE[0] * 100 and abs(height - FIGSIZE[1] * 100) < 0.2 * FIGSIZE[1] * 100
     with pytest.raises(ValueError, match="strategy"):
         plot_range_grid(tmp_path / "bad.png", ["check"], strategy, parse_range("AA"), "bad")
 

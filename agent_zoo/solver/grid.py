@@ -51,7 +51,8 @@ def plot_range_grid(
     dpi: int = 100,
 ) -> Path:
     """Save a PNG of ``strategy`` (actions x 1326 holdings, each column a distribution) over the range ``weights``
-    (1326,) on the 13x13 grid; returns the path. The image is ``FIGSIZE * dpi`` pixels (800 x 900 by default)."""
+    (1326,) on the 13x13 grid; returns the path. The image is about ``FIGSIZE * dpi`` pixels (800 x 900 by default), trimmed
+    to its labels."""
     try:
         from matplotlib.collections import PatchCollection
         from matplotlib.figure import Figure
@@ -112,6 +113,6 @@ def plot_range_grid(
     ]
     fig.legend(handles=handles, loc="lower center", ncol=min(len(actions), 4), frameon=False, fontsize=9)
     fig.suptitle(title, fontsize=12)
-    out = Path(path)
-    fig.savefig(out, format="png", dpi=dpi)
-    return out
+    from agent_zoo.figures import save_figure  # trims the canvas to every label
+
+    return save_figure(fig, Path(path), dpi=dpi)
