@@ -132,8 +132,8 @@ class RangeCFR(Reads):
     def _policy(self, player: int, k: int, boards: slice, kind: str) -> np.ndarray:
         """``player``'s current ("current": regret matching) or average strategy on street ``k``, boards ``boards``."""
         table = (self.regrets if kind == "current" else self.average)[player][k][:, :, boards]
-        weights = np.maximum(table, 0.0) if kind == "current" else table.copy()
-        return passes.normalized(np, weights, self.tables.uniform[player][k].astype(self.dtype), in_place=True)
+        weights = np.maximum(table, 0.0) if kind == "current" else table
+        return passes.normalized(np, weights, self.tables.uniform[player][k].astype(self.dtype))
 
     def chunks(self) -> list[slice]:
         """The last street's boards in runs solved at once: whole runs dealt from one board of the street before,

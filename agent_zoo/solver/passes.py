@@ -61,15 +61,10 @@ def make_tables(layout: Layout, dense_limit: int = DENSE_LIMIT) -> Tables:
                   show, uniform)  # type: ignore[arg-type]
 
 
-def normalized(xp: Any, weights: Array, uniform: Array, in_place: bool = False) -> Array:
+def normalized(xp: Any, weights: Array, uniform: Array) -> Array:
     """Non-negative ``weights`` (D, A, B, H) made into a policy over the action axis; ``uniform`` (D, A) where
-    they sum to 0 (regret matching, and the average strategy). ``in_place``: numpy may overwrite ``weights``."""
+    they sum to 0 (regret matching, and the average strategy)."""
     total = weights.sum(axis=1, keepdims=True)
-    if xp is np:  # in place where it can: numpy's passes over large arrays cost more than its arithmetic
-        out = weights if in_place else weights.copy()
-        np.divide(out, total, out=out, where=total > 0.0)
-        np.copyto(out, uniform[:, :, None, None], where=total <= 0.0)
-        return out
     safe = xp.where(total > 0.0, total, 1.0)
     return xp.where(total > 0.0, weights / safe, uniform[:, :, None, None])
 

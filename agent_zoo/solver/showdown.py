@@ -14,7 +14,7 @@ O(holdings^2) of a payoff matrix.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -70,12 +70,13 @@ class ShowdownTables:
     # Sign matrices (None where the sorted sums are used):
     signs: np.ndarray | None = None  # (B, H_o, H_h) int8: the hero wins 1 / ties 0 / loses -1; 0: a shared card
     num_boards: int = 0  # B
+    converted: dict = field(default_factory=dict, compare=False, repr=False)  # numpy: signs as floats, if small
 
     def boards(self, part: slice) -> ShowdownTables:
         """The tables of boards ``part`` (a contiguous range) alone, for solving a street a few boards at a time."""
         lo, hi, _ = part.indices(self.num_boards)
         if self.signs is not None:
-            return replace(self, signs=self.signs[lo:hi], num_boards=hi - lo)
+            return replace(self, signs=self.signs[lo:hi], num_boards=hi - lo, converted={})
         assert self.sort is not None and self.rank is not None and self.card_sort is not None and self.card_rank is not None
         h_o = len(self.sort) // self.num_boards
         h_h = self.rank.shape[1] // self.num_boards
@@ -175,6 +176,9 @@ def showdown_margin(reach: Any, tables: ShowdownTables) -> Any:
         if xp is not np:
             return xp.moveaxis(xp.matmul(xp.moveaxis(reach, 1, 0), xp.asarray(tables.signs, dtype=reach.dtype)), 0, 1)
         nb, h_o, h_h = tables.signs.shape
+        if tables.signs.size * reach.dtype.itemsize <= CHUNK_BYTES:  # small (river, turn): converted once, kept
+            signs = tables.converted.setdefault(reach.dtype.str, tables.signs.astype(reach.dtype))
+            return np.moveaxis(np.matmul(np.moveaxis(reach, 1, 0), signs), 0, 1)
         out = np.empty((reach.shape[0], nb, h_h), dtype=reach.dtype)
         step = max(1, CHUNK_BYTES // (h_o * h_h * reach.dtype.itemsize))
         for start in range(0, nb, step):
