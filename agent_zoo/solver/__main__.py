@@ -2,12 +2,14 @@
 
     python -m agent_zoo.solver agent_zoo/solver/spots/river.txt
     python -m agent_zoo.solver agent_zoo/solver/spots/turn.txt --json result.json --grid root.png
-    python -m agent_zoo.solver spot.txt --conventions texassolver --no-progress
+    python -m agent_zoo.solver agent_zoo/solver/spots/small.txt --conventions texassolver --no-progress
 
 The file's commands (``set_pot``, ``set_board``, ``set_range_oop``, ``set_bet_sizes``, ``set_accuracy``,
 ``set_max_iteration``, ``dump_result``, ...) are those of TexasSolver's console (github.com/bupticybee/TexasSolver);
 ``dump_result PATH`` writes the strategies and expected values of the first ``set_dump_rounds`` streets as JSON.
-Exploitability is in percent of the starting pot, as TexasSolver prints it. ``--conventions texassolver`` solves
+Exploitability is in percent of the starting pot, as TexasSolver prints it. The solver runs in this process on
+one core; numpy's matrix products use the BLAS threads ``OPENBLAS_NUM_THREADS`` allows when Python starts, and a
+file's ``set_thread_num`` is read and not used. ``--conventions texassolver`` solves
 the game TexasSolver solves (its bet rounding, no minimum raise, its chance weights); the default is the rules of
 this package's environments.
 """
@@ -40,7 +42,6 @@ def build_parser() -> Any:
                    help="array backend (default: numpy; jax runs on a GPU where JAX has one)")
     p.add_argument("--float32", action="store_true", help="numpy in float32: half the memory (JAX is float32 anyway)")
     p.add_argument("--grid", default=None, metavar="PNG", help="write the first decision's strategy as a 13x13 grid")
-    cli.add_threads(p)
     cli.add_json(p, "the solve's summary (iterations, exploitability, seconds, value)")
     cli.add_progress(p)
     return p
@@ -49,7 +50,6 @@ def build_parser() -> Any:
 def main(argv: list[str] | None = None) -> int:
     p = build_parser()
     args = p.parse_args(argv)
-    cli.limit_threads(args.threads)
     try:
         commands = load_commands(args.file, conventions=Conventions(args.conventions))
     except (OSError, ValueError) as exc:
