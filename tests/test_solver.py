@@ -262,3 +262,11 @@ def test_float32_stays_float32_and_solves() -> None:
         assert all(a.dtype == np.float32 for a in arrays)
     with pytest.raises(ValueError, match="dtype"):
         RangeCFR(build_tree(spot), dtype="float16")
+
+
+def test_a_time_budget_stops_the_solve_at_the_next_check() -> None:
+    spot = _spot()
+    cfr, log = solve(spot, accuracy=0.0, max_iterations=10_000, check_every=7, seconds=0.0)
+    assert log.iterations == 7 and log.exploitability_pct > 0  # one round, then the budget is spent
+    with pytest.raises(ValueError, match="seconds"):
+        solve(spot, seconds=-1.0)

@@ -38,6 +38,8 @@ def build_parser() -> Any:
                    help="target exploitability in percent of the pot (default: the file's set_accuracy)")
     p.add_argument("--max-iterations", type=cli.positive_int, default=None,
                    help="iteration cap (default: the file's set_max_iteration)")
+    p.add_argument("--seconds", type=cli.positive_float, default=None,
+                   help="stop after this many seconds of solving, whatever the exploitability (checked with it)")
     p.add_argument("--backend", choices=["numpy", "jax"], default=None,
                    help="array backend (default: numpy; jax runs on a GPU where JAX has one)")
     p.add_argument("--float32", action="store_true", help="numpy in float32: half the memory (JAX is float32 anyway)")
@@ -69,6 +71,7 @@ def main(argv: list[str] | None = None) -> int:
             say(f"iteration {iteration}: exploitability {pct:.4f}% of the pot")
 
     cfr, log = solve(commands.spot, accuracy=accuracy, max_iterations=cap, check_every=settings.print_interval,
+                     seconds=args.seconds,
                      algorithm=settings.algorithm, backend=args.backend or settings.backend,
                      dtype="float32" if args.float32 else "float64", on_check=on_check)
     if bar is not None:

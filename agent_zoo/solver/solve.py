@@ -43,13 +43,16 @@ def exploitability_pct(result: Exploitability, pot: int) -> float:
 
 
 def solve(spot: Spot, *, accuracy: float = 0.5, max_iterations: int = 1000, check_every: int = 10,
-          algorithm: str = "dcfr", backend: str = "numpy", dtype: str = "float64",
+          algorithm: str = "dcfr", backend: str = "numpy", dtype: str = "float64", seconds: float | None = None,
           on_check: Callable[[int, float], None] | None = None, solver: Solver | None = None) -> tuple[Solver, SolveLog]:
     """Run CFR until the exploitability (percent of the pot, checked every ``check_every`` iterations and at the
-    end) is at most ``accuracy`` or ``max_iterations`` have run. ``on_check(iteration, pct)`` sees each check
+    end) is at most ``accuracy``, ``max_iterations`` have run, or ``seconds`` have passed since the tree was built
+    (checked at the same points, so a solve overruns it by at most one round of ``check_every`` iterations). ``on_check(iteration, pct)`` sees each check
     (progress bars, logs). ``backend``: "numpy" or "jax" (float32 unless JAX's x64 mode is on); ``dtype``: numpy's
     "float64" or "float32" (half the memory and time, as TexasSolver stores its numbers). Pass ``solver``
     to continue an earlier solve of the same spot."""
+    if seconds is not None and not seconds >= 0:
+        raise ValueError(f"seconds: expected a time budget >= 0 or None, got {seconds!r}")
     if accuracy < 0 or max_iterations < 0 or check_every < 1:
         raise ValueError(
             f"accuracy >= 0, max_iterations >= 0 and check_every >= 1 are required, got {accuracy}, "
@@ -71,6 +74,8 @@ def solve(spot: Spot, *, accuracy: float = 0.5, max_iterations: int = 1000, chec
     result = cfr.exploitability()
     pct = exploitability_pct(result, spot.pot)
     while pct > accuracy and cfr.iteration < max_iterations:
+        if seconds is not None and cfr.iteration and time.perf_counter() - built >= seconds:
+            break
         cfr.iterate(min(check_every, max_iterations - cfr.iteration))
         result = cfr.exploitability()
         pct = exploitability_pct(result, spot.pot)
