@@ -8,15 +8,9 @@ import numpy as np
 import pytest
 
 from agent_zoo.registry import make_agent, spec_env_options
-from agent_zoo.solver.agent import (
-    ResolveAgent,
-    ResolveConfig,
-    bayes_update,
-    board_mask,
-    parse_resolve_arg,
-    summarize,
-    thin_range,
-)
+from agent_zoo.solver.agent import ResolveAgent, summarize
+from agent_zoo.solver.agent_config import ResolveConfig, parse_resolve_arg
+from agent_zoo.solver.range_tracking import bayes_update, board_mask, thin_range
 from agent_zoo.solver.preflop import AGGRESSIVE, equity_against
 from agent_zoo.solver.ranges import COMBO_INDEX, NUM_COMBOS
 from agent_zoo.solver.translation import (

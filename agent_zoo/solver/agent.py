@@ -61,7 +61,7 @@ import hashlib
 import time
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from types import MappingProxyType
 from typing import Any
@@ -70,11 +70,20 @@ import numpy as np
 
 from agent_zoo.agent import Agent, Observation, sample_from
 from agent_zoo.observe import public_state
+from agent_zoo.solver.agent_config import (
+    ALLIN_THRESHOLD,
+    AGGRESSIVE_ACTS,
+    BOARD_AFTER,
+    PLANS,
+    ResolveConfig,
+    parse_resolve_arg,
+)
 from agent_zoo.solver.cfr import RangeCFR
-from agent_zoo.solver.preflop import AGGRESSIVE, FOLD, PASSIVE, PreflopChart
-from agent_zoo.solver.ranges import COMBO_INDEX, COMBOS, NUM_COMBOS
+from agent_zoo.solver.preflop import AGGRESSIVE, FOLD, PASSIVE
+from agent_zoo.solver.range_tracking import Moment, bayes_update, board_mask, replay, thin_range
+from agent_zoo.solver.ranges import COMBO_INDEX, NUM_COMBOS
 from agent_zoo.solver.solve import exploitability_pct
-from agent_zoo.solver.spot import STREETS, Spot, StreetSizes
+from agent_zoo.solver.spot import STREETS, Spot
 from agent_zoo.solver.translation import raise_fraction, translate
 from agent_zoo.solver.tree import Act, Action, Kind, build_tree
 from poker_envs.core.sizing import fraction_raise_to
@@ -87,186 +96,14 @@ from poker_envs.encoders.history import (
 from poker_envs.encoders.public import PublicState
 from poker_envs.games.holdem import (
     ABSTRACT_FRACTIONS,
-    BET,
     CALL,
     CHECK,
-    RAISE,
     HoldemGame,
 )
-
-BOARD_AFTER = (0, 3, 4, 5)  # board cards seen in each betting round of hold'em
-ALLIN_THRESHOLD = Fraction(2, 3)  # a bet or raise committing more than this share of the stack is all-in
-_AGGRESSIVE_ACTS = (Act.BET, Act.RAISE, Act.ALLIN)
-_NO_SIZES = StreetSizes()
-
-
-@dataclass(frozen=True)
-class Plan:
-    """The sizes of a solve that starts on one street: on that street, and on the streets after it in the tree."""
-
-    first: StreetSizes
-    later: StreetSizes
-    raise_limit: int
-
-
-_ALLIN_ONLY = StreetSizes(allin=True)
-PLANS: Mapping[int, Plan] = MappingProxyType({
-    1: Plan(StreetSizes(bet=(Fraction(1, 2),), allin=True), _ALLIN_ONLY, 2),  # flop, solved on sampled turn cards
-    2: Plan(StreetSizes(bet=(Fraction(3, 4),), allin=True), _ALLIN_ONLY, 3),  # turn
-    3: Plan(StreetSizes(bet=(Fraction(1, 3), Fraction(3, 4)), raise_=(Fraction(1),), allin=True), _NO_SIZES, 3),  # river
-})
-
-
-@dataclass(frozen=True, kw_only=True)
-class ResolveConfig:
-    """How the agent solves and tracks ranges (module doc)."""
-
-    seconds: float | None = 1.0  # wall-clock budget per decision; None: no clock, every solve runs max_iterations
-    max_iterations: int = 1000  # iterations per solve at most (exactly this many when seconds is None)
-    flop_samples: int = 1  # turn cards a flop decision is solved on
-    catch_up_share: float = 0.35  # share of the budget a catch-up solve (the opponent's decision) may use
-    epsilon: float = 0.02  # uniform share mixed into every strategy used in a range update
-    prune: float = 1e-3  # holdings under this share of the range's largest weight are left out of a solve
-    max_holdings: int = 200  # about this many holdings per player in a solve (thin_range samples larger ranges)
-    seed: int = 0  # seeds the agent's own draws in tracking ranges (with the hand's history)
-    measure: bool = True  # compute the exploitability of each decision's solve (counters); costs about 2 iterations
-    cache_size: int = 1024  # hand prefixes (ranges, solves) remembered
-    chart: PreflopChart = field(default_factory=PreflopChart)
-
-    def __post_init__(self) -> None:
-        if self.seconds is not None and (isinstance(self.seconds, bool) or not self.seconds > 0):
-            raise ValueError(f"seconds must be a positive budget per decision or None (fixed iterations), got {self.seconds!r}")
-        for name in ("max_iterations", "flop_samples", "max_holdings", "cache_size"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-                raise ValueError(f"{name} must be a whole number >= 1, got {value!r}")
-        for name, low, high in (("catch_up_share", 0.0, 1.0), ("epsilon", 0.0, 1.0), ("prune", 0.0, 1.0)):
-            value = getattr(self, name)
-            if not low < value < high:
-                raise ValueError(f"{name} must lie strictly between {low} and {high}, got {value!r}")
-        if isinstance(self.seed, bool) or not isinstance(self.seed, int) or self.seed < 0:
-            raise ValueError(f"seed must be a non-negative integer, got {self.seed!r}")
-
-
-_SPEC_KEYS = {"iterations": "max_iterations", "seed": "seed", "holdings": "max_holdings", "samples": "flop_samples"}
-
-
-def parse_resolve_arg(arg: str | None) -> ResolveConfig:
-    """The spec's argument: ``SECONDS`` (budget per decision, default 1), ``iterations=N`` (no clock: exactly N
-    iterations per solve, reproducible), or both comma-separated (a budget with N as the cap); also ``seed=S``,
-    ``holdings=H`` (``max_holdings``) and ``samples=K`` (``flop_samples``)."""
-    if arg is None:
-        return ResolveConfig()
-    seconds: float | None = ResolveConfig.seconds
-    values: dict[str, Any] = {}
-    timed = False
-    for item in arg.split(","):
-        key, sep, value = item.strip().partition("=")
-        try:
-            if not sep:
-                seconds, timed = float(key), True
-            elif key in _SPEC_KEYS:
-                values[_SPEC_KEYS[key]] = int(value)
-            else:
-                raise ValueError
-        except ValueError:
-            raise ValueError(f"agent resolve:{arg}: expected SECONDS, iterations=N, seed=S, holdings=H or samples=K "
-                             f"(comma-separated), got {item!r}") from None
-    if "max_iterations" in values and not timed:
-        seconds = None
-    try:
-        return ResolveConfig(seconds=seconds, **values)
-    except ValueError as exc:
-        raise ValueError(f"agent resolve:{arg}: {exc}") from None
 
 
 # ---- the public history, replayed ----------------------------------------------------------------------------
 
-
-@dataclass(frozen=True)
-class Moment:
-    """The public betting state just before one action (or at the decision now), players numbered as the solver
-    numbers them: 0 out of position (the big blind heads-up), 1 in position (the button)."""
-
-    street: int  # 0 pre-flop .. 3 river
-    actor: int  # the player to act
-    contributed: tuple[int, int]  # chips each has put in this hand (antes and blinds too)
-    bets: tuple[int, int]  # chips each has bet on this street
-    stacks: tuple[int, int]  # chips behind
-    aggressions: int  # bets and raises on this street so far (pre-flop the blinds are not counted)
-    last_street_aggressor: int  # who bet or raised last on the street before (-1: nobody)
-
-    @property
-    def pot(self) -> int:
-        return self.contributed[0] + self.contributed[1]
-
-    @property
-    def to_call(self) -> int:
-        return max(self.bets) - self.bets[self.actor]
-
-    @property
-    def can_raise(self) -> bool:
-        """Whether the actor could bet or raise (it has chips past a call and the other is not all-in)."""
-        return self.stacks[self.actor] > self.to_call and self.stacks[1 - self.actor] > 0
-
-    @property
-    def effective(self) -> int:
-        """Chips each had behind when the street began, the shorter stack (the subgame's ``stack``)."""
-        return min(self.stacks[0] + self.bets[0], self.stacks[1] + self.bets[1])
-
-
-def replay(history: HandHistory, button: int, now_street: int, now_actor: int) -> list[Moment]:
-    """The moment before each action of ``history`` and the moment now (``now_street``, ``now_actor`` to act):
-    ``len(history.actions) + 1`` moments. ``button``: the environment seat of the button."""
-    seat = (1 - button, button)  # environment seat of solver player 0 and 1 (heads-up: seats 0 and 1)
-    player = {seat[0]: 0, seat[1]: 1}
-    posted = [round(history.antes[s] + history.blinds[s]) for s in seat]
-    contributed = list(posted)
-    bets = [round(history.blinds[s]) for s in seat]
-    stacks = [round(history.start_stacks[s]) - c for s, c in zip(seat, contributed)]
-    street, aggressions, aggressor, last = 0, 0, -1, -1
-    out: list[Moment] = []
-
-    def moment(actor: int) -> Moment:
-        return Moment(street, actor, (contributed[0], contributed[1]), (bets[0], bets[1]), (stacks[0], stacks[1]),
-                      aggressions, last)
-
-    for entry in history.actions:
-        if entry.street != street:
-            street, last, bets, aggressions, aggressor = entry.street, aggressor, [0, 0], 0, -1
-        p = player[entry.seat]
-        out.append(moment(p))
-        added = round(entry.added)
-        contributed[p] += added
-        stacks[p] -= added
-        bets[p] = round(entry.total)
-        if entry.kind in (BET, RAISE):
-            aggressions += 1
-            aggressor = p
-    if now_street != street:
-        street, last, bets, aggressions = now_street, aggressor, [0, 0], 0
-    out.append(moment(now_actor))
-    return out
-
-
-def board_mask(board: Sequence[int]) -> np.ndarray:
-    """(1326,) 1.0 for the holdings that share no card with ``board``."""
-    if not len(board):
-        return np.ones(NUM_COMBOS)
-    return (~np.isin(COMBOS, np.asarray(board, dtype=np.int64)).any(axis=1)).astype(np.float64)
-
-
-def bayes_update(weights: np.ndarray, likelihood: np.ndarray, epsilon: float, num_actions: int) -> np.ndarray:
-    """The range ``weights`` after an action whose probability per holding is ``likelihood``, mixed with the uniform
-    strategy over ``num_actions`` actions (``(1 - epsilon) p + epsilon / num_actions``), scaled to a largest weight
-    of 1 (Bayes' rule up to normalisation)."""
-    if num_actions < 1:
-        raise ValueError(f"num_actions must be >= 1, got {num_actions}")
-    new = np.asarray(weights, dtype=np.float64) * ((1.0 - epsilon) * np.asarray(likelihood, dtype=np.float64) + epsilon / num_actions)
-    top = new.max()
-    if not top > 0:
-        raise ValueError("the range has no holding left after the update (weights all zero)")
-    return new / top
 
 
 # ---- solves --------------------------------------------------------------------------------------------------
@@ -311,7 +148,7 @@ def _node_fractions(spot: Spot, node_committed: tuple[int, int], player: int, ac
     pot = spot.pot + node_committed[0] + node_committed[1]
     max_bet = max(node_committed)
     owe = max_bet - node_committed[player]
-    return tuple(raise_fraction(a.to, max_bet, pot, owe) if a.kind in _AGGRESSIVE_ACTS else float("nan") for a in actions)
+    return tuple(raise_fraction(a.to, max_bet, pot, owe) if a.kind in AGGRESSIVE_ACTS else float("nan") for a in actions)
 
 
 def _spread(cfr: RangeCFR, node_id: int) -> np.ndarray:
@@ -339,34 +176,6 @@ def _combine(parts: Sequence[np.ndarray], weights: np.ndarray) -> np.ndarray:
     out[:, ~have] = mean[:, None]
     return out
 
-
-def thin_range(weights: np.ndarray, size: int, rng: np.random.Generator, forced: int | None = None) -> np.ndarray:
-    """A range of about ``size`` holdings standing for ``weights`` (returned as is when it has at most ``size``).
-
-    Sampling proportional to weight (Poisson sampling with inclusion probabilities ``pi = min(1, c w)``, ``c`` set
-    so that they add up to ``size``), each kept holding re-weighted by ``w / pi`` (Horvitz-Thompson): the thinned
-    range is an unbiased estimate of the full one, holding by holding, so its composition (and its equity) is the
-    range's, where keeping the heaviest holdings would cut the range's tail and, among equal weights, keep an
-    arbitrary corner of the deck. ``forced`` (a holding index) is always kept, with weight ``w / pi``."""
-    w = np.asarray(weights, dtype=np.float64)
-    live = np.flatnonzero(w > 0)
-    if live.size <= size:
-        return w.copy()
-    v = np.sort(w[live])[::-1]  # water-filling: the heaviest j saturate at pi = 1, the rest share size - j
-    tail = np.cumsum(v[::-1])[::-1]  # tail[j] = sum of v[j:]
-    c = 0.0
-    for j in range(size):
-        c = (size - j) / tail[j]
-        if c * v[j] <= 1.0:
-            break
-    pi = np.minimum(1.0, c * w)
-    draws = rng.random(w.size)
-    kept = (draws < pi) & (w > 0)
-    if forced is not None:
-        kept[forced] = w[forced] > 0
-    out = np.zeros_like(w)
-    out[kept] = w[kept] / pi[kept]
-    return out
 
 
 def _digest(*parts: Any) -> int:
@@ -643,7 +452,7 @@ class ResolveAgent(Agent):
                 if k in kinds:
                     return kinds.index(k)
             return None
-        aggressive = [i for i, k in enumerate(kinds) if k in _AGGRESSIVE_ACTS]
+        aggressive = [i for i, k in enumerate(kinds) if k in AGGRESSIVE_ACTS]
         if not aggressive:
             return None
         eff = m.effective

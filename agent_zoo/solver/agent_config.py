@@ -1,0 +1,102 @@
+"""The re-solving agent's configuration: the bet-size plan of its solves, its knobs, and its registry spec.
+
+See :mod:`agent_zoo.solver.agent` for what the agent does with them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from fractions import Fraction
+from types import MappingProxyType
+from typing import Any
+
+from agent_zoo.solver.preflop import PreflopChart
+from agent_zoo.solver.spot import StreetSizes
+from agent_zoo.solver.tree import Act
+
+BOARD_AFTER = (0, 3, 4, 5)  # board cards seen in each betting round of hold'em
+ALLIN_THRESHOLD = Fraction(2, 3)  # a bet or raise committing more than this share of the stack is all-in
+AGGRESSIVE_ACTS = (Act.BET, Act.RAISE, Act.ALLIN)
+NO_SIZES = StreetSizes()
+
+
+@dataclass(frozen=True)
+class Plan:
+    """The sizes of a solve that starts on one street: on that street, and on the streets after it in the tree."""
+
+    first: StreetSizes
+    later: StreetSizes
+    raise_limit: int
+
+
+_ALLIN_ONLY = StreetSizes(allin=True)
+PLANS: Mapping[int, Plan] = MappingProxyType({
+    1: Plan(StreetSizes(bet=(Fraction(1, 2),), allin=True), _ALLIN_ONLY, 2),  # flop, solved on sampled turn cards
+    2: Plan(StreetSizes(bet=(Fraction(3, 4),), allin=True), _ALLIN_ONLY, 3),  # turn
+    3: Plan(StreetSizes(bet=(Fraction(1, 3), Fraction(3, 4)), raise_=(Fraction(1),), allin=True), NO_SIZES, 3),  # river
+})
+
+
+@dataclass(frozen=True, kw_only=True)
+class ResolveConfig:
+    """How the agent solves and tracks ranges (module doc)."""
+
+    seconds: float | None = 1.0  # wall-clock budget per decision; None: no clock, every solve runs max_iterations
+    max_iterations: int = 1000  # iterations per solve at most (exactly this many when seconds is None)
+    flop_samples: int = 1  # turn cards a flop decision is solved on
+    catch_up_share: float = 0.35  # share of the budget a catch-up solve (the opponent's decision) may use
+    epsilon: float = 0.02  # uniform share mixed into every strategy used in a range update
+    prune: float = 1e-3  # holdings under this share of the range's largest weight are left out of a solve
+    max_holdings: int = 200  # about this many holdings per player in a solve (thin_range samples larger ranges)
+    seed: int = 0  # seeds the agent's own draws in tracking ranges (with the hand's history)
+    measure: bool = True  # compute the exploitability of each decision's solve (counters); costs about 2 iterations
+    cache_size: int = 1024  # hand prefixes (ranges, solves) remembered
+    chart: PreflopChart = field(default_factory=PreflopChart)
+
+    def __post_init__(self) -> None:
+        if self.seconds is not None and (isinstance(self.seconds, bool) or not self.seconds > 0):
+            raise ValueError(f"seconds must be a positive budget per decision or None (fixed iterations), got {self.seconds!r}")
+        for name in ("max_iterations", "flop_samples", "max_holdings", "cache_size"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise ValueError(f"{name} must be a whole number >= 1, got {value!r}")
+        for name, low, high in (("catch_up_share", 0.0, 1.0), ("epsilon", 0.0, 1.0), ("prune", 0.0, 1.0)):
+            value = getattr(self, name)
+            if not low < value < high:
+                raise ValueError(f"{name} must lie strictly between {low} and {high}, got {value!r}")
+        if isinstance(self.seed, bool) or not isinstance(self.seed, int) or self.seed < 0:
+            raise ValueError(f"seed must be a non-negative integer, got {self.seed!r}")
+
+
+_SPEC_KEYS = {"iterations": "max_iterations", "seed": "seed", "holdings": "max_holdings", "samples": "flop_samples"}
+
+
+def parse_resolve_arg(arg: str | None) -> ResolveConfig:
+    """The spec's argument: ``SECONDS`` (budget per decision, default 1), ``iterations=N`` (no clock: exactly N
+    iterations per solve, reproducible), or both comma-separated (a budget with N as the cap); also ``seed=S``,
+    ``holdings=H`` (``max_holdings``) and ``samples=K`` (``flop_samples``)."""
+    if arg is None:
+        return ResolveConfig()
+    seconds: float | None = ResolveConfig.seconds
+    values: dict[str, Any] = {}
+    timed = False
+    for item in arg.split(","):
+        key, sep, value = item.strip().partition("=")
+        try:
+            if not sep:
+                seconds, timed = float(key), True
+            elif key in _SPEC_KEYS:
+                values[_SPEC_KEYS[key]] = int(value)
+            else:
+                raise ValueError
+        except ValueError:
+            raise ValueError(f"agent resolve:{arg}: expected SECONDS, iterations=N, seed=S, holdings=H or samples=K "
+                             f"(comma-separated), got {item!r}") from None
+    if "max_iterations" in values and not timed:
+        seconds = None
+    try:
+        return ResolveConfig(seconds=seconds, **values)
+    except ValueError as exc:
+        raise ValueError(f"agent resolve:{arg}: {exc}") from None
+
