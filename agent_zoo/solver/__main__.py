@@ -26,7 +26,8 @@ import numpy as np
 from agent_zoo import cli
 from agent_zoo.solver.commands import load_commands
 from agent_zoo.solver.solve import solve, to_json
-from agent_zoo.solver.spot import NUM_COMBOS, Conventions
+from agent_zoo.solver.ranges import NUM_COMBOS
+from agent_zoo.solver.spot import Conventions
 
 
 def build_parser() -> Any:

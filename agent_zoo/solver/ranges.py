@@ -29,6 +29,8 @@ from collections.abc import Callable
 import numpy as np
 
 from poker_envs.core.cards import NUM_CARDS, RANKS, SUITS
+from poker_envs.games.push_fold import hand_class as rules_hand_class
+from poker_envs.games.push_fold import hand_class_name
 
 NUM_COMBOS = NUM_CARDS * (NUM_CARDS - 1) // 2  # 1,326 two-card holdings
 NUM_RANKS = len(RANKS)
@@ -55,34 +57,19 @@ def combo_index(c0: int, c1: int) -> int:
 
 
 # ----------------------------------------------------------------------------------------------------------------
-# The 13x13 grid: row/column 0 = aces ... 12 = deuces; pairs on the diagonal, suited classes above it (row = the
-# higher rank), offsuit classes below it (column = the higher rank), as postflop solvers draw it.
-
-
-def _cell_of(c0: int, c1: int) -> tuple[int, int]:
-    low, high = sorted((c0 >> 2, c1 >> 2))
-    if low == high:
-        return 12 - high, 12 - high
-    if (c0 & 3) == (c1 & 3):
-        return 12 - high, 12 - low
-    return 12 - low, 12 - high
-
+# The 13x13 grid of the rules module (``poker_envs.games.push_fold.hand_class``): row/column 0 = aces ... 12 =
+# deuces; pairs on the diagonal, suited classes above it, offsuit classes below it, as postflop solvers draw it.
 
 # (1326, 2): the (row, column) grid cell of every holding.
-COMBO_CELL: np.ndarray = np.array([_cell_of(int(a), int(b)) for a, b in COMBOS], dtype=np.int64)
+COMBO_CELL: np.ndarray = np.array(
+    [divmod(rules_hand_class(int(a), int(b)), NUM_RANKS) for a, b in COMBOS], dtype=np.int64
+)
 COMBO_CELL.setflags(write=False)
 
-
-def _label(row: int, col: int) -> str:
-    if row == col:
-        return RANKS[12 - row] * 2
-    if row < col:
-        return RANKS[12 - row] + RANKS[12 - col] + "s"
-    return RANKS[12 - col] + RANKS[12 - row] + "o"
-
-
 # (13, 13): the class label of every cell ("AA", "AKs", "AKo", ...).
-CLASS_LABELS: np.ndarray = np.array([[_label(r, c) for c in range(NUM_RANKS)] for r in range(NUM_RANKS)], dtype=object)
+CLASS_LABELS: np.ndarray = np.array([hand_class_name(i) for i in range(NUM_RANKS * NUM_RANKS)], dtype=object).reshape(
+    NUM_RANKS, NUM_RANKS
+)
 CLASS_LABELS.setflags(write=False)
 
 # (1326, 169): one-hot map of each holding onto its cell (row * 13 + column), for grid sums.

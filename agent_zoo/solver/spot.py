@@ -26,12 +26,12 @@ from types import MappingProxyType
 
 import numpy as np
 
-from poker_envs.core.cards import NUM_CARDS, cards_arg
+from agent_zoo.solver.ranges import NUM_COMBOS
+from poker_envs.core.cards import cards_arg
 from poker_envs.core.sizing import pot_fraction
 
 STREETS = ("flop", "turn", "river")  # the street named by the board's length: 3, 4, 5 cards
 PLAYERS = ("oop", "ip")  # player 0 acts first after the flop, player 1 is on the button
-NUM_COMBOS = NUM_CARDS * (NUM_CARDS - 1) // 2  # 1,326 two-card holdings
 
 
 class Conventions(Enum):
