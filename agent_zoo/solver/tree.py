@@ -17,7 +17,6 @@ donk sizes (none: only all-in, where allowed).
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 from enum import IntEnum
 from fractions import Fraction
@@ -156,12 +155,11 @@ class _Builder:
         pot = spot.pot + 2 * st.base + st.bets[0] + st.bets[1]
         to_call = max_bet - st.bets[player]
         levels: set[int] = set()
+        lowest = max_bet + max(st.increment, spot.big_blind)  # the rules' minimum bet or raise (not TexasSolver's)
         for f in fractions:
+            level = max_bet + pot_share(pot + to_call, f.numerator, f.denominator)  # a chip, halves up, in both
             if spot.conventions is Conventions.RULES:
-                lowest = max_bet + max(st.increment, spot.big_blind)
-                level = max(lowest, max_bet + pot_share(pot + to_call, f.numerator, f.denominator))
-            else:
-                level = max_bet + math.floor(f * (pot + to_call) + Fraction(1, 2))
+                level = max(lowest, level)
             threshold = spot.allin_threshold
             if level >= behind or (threshold is not None and Fraction(spot.pot, 2) + st.base + level > threshold * spot.stack):
                 level = behind
