@@ -194,7 +194,7 @@ def _range_best_responses(solver: RangeCFR, strategies: list[list[np.ndarray]]) 
     """Each player's best-response value (chips) in the range solver's passes against the other's ``strategies``."""
     lay, tab = solver.layout, solver.tables
     return np.array([
-        float(passes.root_value(np, lay, tab, p, solver.values(p, solver.reach(1 - p, strategies[1 - p]), None)))
+        float(passes.per_hand(np, lay, tab, p, solver.values(p, solver.reach(1 - p, strategies[1 - p]), None)[0][0, 0]))
         for p in (0, 1)
     ])
 

@@ -107,10 +107,6 @@ class RangeCFR(Reads):
         self.chunk_elements = CHUNK_ELEMENTS
 
     # Strategies -----------------------------------------------------------------------------------------------
-    def current(self, player: int) -> list[np.ndarray]:
-        """Regret matching of ``player``'s decisions, per street: (D, A, B, H)."""
-        return [passes.normalized(np, np.maximum(r, 0.0), u) for r, u in zip(self.regrets[player], self.tables.uniform[player])]
-
     def average_strategy(self, player: int) -> list[np.ndarray]:
         """The average strategy per street: (D, A, B, H); uniform where a holding never reached the node."""
         return [passes.normalized(np, a, u) for a, u in zip(self.average[player], self.tables.uniform[player])]
@@ -205,7 +201,4 @@ class RangeCFR(Reads):
         return Exploitability((br[0], br[1]), value)
 
     def _per_hand(self, player: int, root: np.ndarray) -> float:
-        """Expected chips per hand from ``player``'s root counterfactual values."""
-        lay = self.layout
-        facing = self.facing(0, lay.weights[1][None])[0]
-        return float(lay.weights[player] @ root / (lay.weights[0] @ facing))
+        return float(passes.per_hand(np, self.layout, self.tables, player, root))

@@ -172,8 +172,9 @@ def values(xp: Any, layout: Layout, tables: Tables, player: int, other_reach: li
     return out, regrets
 
 
-def root_value(xp: Any, layout: Layout, tables: Tables, player: int, values_: list[Array]) -> Array:
-    """``player``'s expected chips per hand from its root counterfactual values."""
+def per_hand(xp: Any, layout: Layout, tables: Tables, player: int, root: Array) -> Array:
+    """``player``'s expected chips per hand from its counterfactual values at the root, ``root`` (H,): weighted by
+    its range and divided by the weight of all (OOP, IP) holding pairs that share no card."""
     facing = compatible_reach(xp.asarray(layout.weights[1])[None], tables.blockers[0])[0]
     pairs = xp.asarray(layout.weights[0]) @ facing
-    return xp.asarray(layout.weights[player]) @ values_[0][0, 0] / pairs
+    return xp.asarray(layout.weights[player]) @ root / pairs

@@ -89,7 +89,6 @@ def solve(spot: Spot, *, accuracy: float = 0.5, max_iterations: int = 1000, chec
 def expected_values(cfr: Solver, player: int) -> list[np.ndarray]:
     """Per street, (N + 1, B, H): ``player``'s expected chips at each node with each holding when both play the
     average strategies (NaN where the other player's range cannot reach the node with that holding)."""
-    lay = cfr.layout
     avg = [cfr.average_strategy(p) for p in (0, 1)]
     other = cfr.reach(1 - player, avg[1 - player])
     values = cfr.values(player, other, avg[player])
