@@ -20,6 +20,8 @@ their results are unchanged bit for bit (``tests/test_regret.py``).
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 
@@ -67,20 +69,27 @@ def discount_factor(t: int, power: float | None) -> float:
     return tp / (tp + 1.0)
 
 
+def updated_regrets(cumulative: Any, instant: Any, plus: bool = False, discount: tuple[Any, Any] | None = None) -> Any:
+    """``cumulative + instant``, then positive / negative entries scaled by ``discount = (positive_factor,
+    negative_factor)`` (DCFR) and floored at 0 (``plus``: CFR+): a new array, for numpy or ``jax.numpy`` alike
+    (the JAX range solver's jitted update)."""
+    xp = cumulative.__array_namespace__()
+    out = cumulative + instant
+    if discount is not None:
+        out = out * xp.where(out > 0.0, discount[0], discount[1])
+    if plus:
+        out = xp.maximum(out, 0.0)
+    return out
+
+
 def update_regrets(
     cumulative: np.ndarray,
     instant: np.ndarray,
     plus: bool = False,
     discount: tuple[float, float] | None = None,
 ) -> np.ndarray:
-    """Add ``instant`` regrets to ``cumulative`` in place, then optionally scale positive / negative
-    entries by ``discount = (positive_factor, negative_factor)`` (DCFR) and floor at 0 (``plus``: CFR+).
-    Returns ``cumulative``."""
-    cumulative += instant
-    if discount is not None:
-        cumulative *= np.where(cumulative > 0.0, discount[0], discount[1])
-    if plus:
-        np.maximum(cumulative, 0.0, out=cumulative)
+    """:func:`updated_regrets` written into ``cumulative`` (a numpy array or a view of one). Returns ``cumulative``."""
+    cumulative[...] = updated_regrets(cumulative, instant, plus, discount)
     return cumulative
 
 

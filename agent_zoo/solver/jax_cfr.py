@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from agent_zoo.regret import average_weight, discount_factor
+from agent_zoo.regret import average_weight, discount_factor, updated_regrets
 from agent_zoo.solver import passes
 from agent_zoo.solver.cfr import VARIANTS, Exploitability, Reads
 from agent_zoo.solver.layout import Layout, compile_tree
@@ -60,20 +60,16 @@ class JaxRangeCFR(Reads):
                 _, instant = passes.values(jnp, lay, tab, p, other, mine)
                 own = passes.reach(jnp, lay, p, mine)
                 for k, st in enumerate(lay.streets):
-                    cum = regrets[p][k] + instant[k]
-                    if var.positive_discount_alpha is not None:
-                        cum = cum * jnp.where(cum > 0.0, positive, negative)
-                    if var.regret_matching_plus:
-                        cum = jnp.maximum(cum, 0.0)
-                    regrets[p][k] = cum
+                    discount = None if var.positive_discount_alpha is None else (positive, negative)
+                    regrets[p][k] = updated_regrets(regrets[p][k], instant[k], var.regret_matching_plus, discount)
                     average[p][k] = average[p][k] + weight * own[k][st.rows[p]][:, None] * mine[k]
             return regrets, average
 
         def evaluate(average: list[list[Any]]) -> Any:
             avg = [[passes.normalized(jnp, a, u) for a, u in zip(average[p], uniform[p])] for p in (0, 1)]
             reach = [passes.reach(jnp, lay, p, avg[p]) for p in (0, 1)]
-            br = [passes.root_value(jnp, lay, tab, p, passes.values(jnp, lay, tab, p, reach[1 - p], None)[0]) for p in (0, 1)]
-            value = passes.root_value(jnp, lay, tab, 0, passes.values(jnp, lay, tab, 0, reach[1], avg[0])[0])
+            br = [passes.per_hand(jnp, lay, tab, p, passes.values(jnp, lay, tab, p, reach[1 - p], None)[0][0][0, 0]) for p in (0, 1)]
+            value = passes.per_hand(jnp, lay, tab, 0, passes.values(jnp, lay, tab, 0, reach[1], avg[0])[0][0][0, 0])
             return jnp.stack([br[0], br[1], value])
 
         # Compiled here, with the tree (a solve's clock starts after building, as TexasSolver's does).
