@@ -12,13 +12,12 @@ from types import MappingProxyType
 from typing import Any
 
 from agent_zoo.solver.preflop import PreflopChart
-from agent_zoo.solver.spot import StreetSizes
+from agent_zoo.solver.spot import NO_SIZES, StreetSizes
 from agent_zoo.solver.tree import Act
 
 BOARD_AFTER = (0, 3, 4, 5)  # board cards seen in each betting round of hold'em
 ALLIN_THRESHOLD = Fraction(2, 3)  # a bet or raise committing more than this share of the stack is all-in
 AGGRESSIVE_ACTS = (Act.BET, Act.RAISE, Act.ALLIN)
-NO_SIZES = StreetSizes()
 
 
 @dataclass(frozen=True)
