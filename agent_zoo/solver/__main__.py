@@ -74,7 +74,8 @@ def main(argv: list[str] | None = None) -> int:
     cfr, log = solve(commands.spot, accuracy=accuracy, max_iterations=cap, check_every=settings.print_interval,
                      seconds=args.seconds,
                      algorithm=settings.algorithm, backend=args.backend or settings.backend,
-                     dtype="float32" if args.float32 else "float64", on_check=on_check)
+                     dtype="float32" if args.float32 else "float64", on_check=on_check,
+                     isomorphism=settings.use_isomorphism)
     if bar is not None:
         bar.close()
     say(f"solved to {log.exploitability_pct:.4f}% of the pot in {log.iterations} iterations, {log.seconds:.2f} s "

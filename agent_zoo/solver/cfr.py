@@ -90,14 +90,14 @@ class Reads:
 class RangeCFR(Reads):
     """Solves one subgame in numpy; ``strategy(node)`` is the average strategy (actions, boards, holdings)."""
 
-    def __init__(self, tree: PublicTree, algorithm: str = "dcfr", dtype: str = "float64") -> None:
+    def __init__(self, tree: PublicTree, algorithm: str = "dcfr", dtype: str = "float64", isomorphism: bool = True) -> None:
         if algorithm not in VARIANTS:
             raise ValueError(f"algorithm: expected one of {sorted(VARIANTS)}, got {algorithm!r}")
         if dtype not in ("float64", "float32"):
             raise ValueError(f"dtype: expected 'float64' or 'float32', got {dtype!r}")
         self.dtype = np.dtype(dtype)
         self.variant = VARIANTS[algorithm]
-        self.layout: Layout = compile_tree(tree)
+        self.layout: Layout = compile_tree(tree, isomorphism)
         self.tables = passes.make_tables(self.layout)
         lay = self.layout
         self.iteration = 0
@@ -131,21 +131,23 @@ class RangeCFR(Reads):
         weights = np.maximum(table, 0.0) if kind == "current" else table
         return passes.normalized(np, weights, self.tables.uniform[player][k].astype(self.dtype))
 
-    def chunks(self) -> list[slice]:
-        """The last street's boards in runs solved at once: whole runs dealt from one board of the street before,
-        as many as keep a node array under ``chunk_elements`` entries (the flop's 2,352 river boards do not fit
-        in memory at once; a river or turn spot is one run)."""
+    def chunks(self) -> list[tuple[slice, slice]]:
+        """The last street's boards in runs solved at once, as (boards of the street before, their children on the
+        last street): whole runs dealt from one board of the street before, as many as keep a node array under
+        ``chunk_elements`` entries (the flop's river boards do not fit in memory at once; a river or turn spot is
+        one run)."""
         lay = self.layout
         last = lay.streets[-1]
         if len(lay.streets) == 1:
-            return [slice(None)]
-        dealt = lay.streets[-2].cards_dealt
-        per_parent = (last.num_nodes + 1) * dealt * max(len(h) for h in lay.holdings)
+            return [(slice(None), slice(None))]
+        start = lay.streets[-2].child_start
+        parents = len(start) - 1
+        per_parent = (last.num_nodes + 1) * int(np.diff(start).max()) * max(len(h) for h in lay.holdings)
         step = max(1, self.chunk_elements // per_parent)
-        parents = len(lay.streets[-2].boards)
         if step >= parents:
-            return [slice(None)]
-        return [slice(i * dealt, min(i + step, parents) * dealt) for i in range(0, parents, step)]
+            return [(slice(None), slice(None))]
+        return [(slice(i, min(i + step, parents)), slice(int(start[i]), int(start[min(i + step, parents)])))
+                for i in range(0, parents, step)]
 
     def _sweep(self, p: int, mine: str | None, theirs: str, learn: tuple | None = None) -> np.ndarray:
         """One pass for player ``p``: the other plays its ``theirs`` strategy, ``p`` its ``mine`` (None: a best
@@ -167,14 +169,12 @@ class RangeCFR(Reads):
         if last:
             before = lay.streets[last - 1]
             chance = np.zeros((len(before.chance_nodes), len(before.boards), len(lay.holdings[p])), dtype=self.dtype)
-        for part in self.chunks():
+        for above, part in self.chunks():
             theirs_here = self._policy(q, last, part, theirs)
             other = passes.street_reach(np, lay, q, last, theirs_here, top_q[-1] if last else None, part)
             here = None if mine is None else self._policy(p, last, part, mine)
             v, instant = passes.street_values(np, lay, tab, p, last, other, here, None, part)
             if last:
-                start, stop, _ = part.indices(len(lay.streets[last].boards))
-                above = slice(start // before.cards_dealt, stop // before.cards_dealt)
                 chance[:, above] = passes.chance_values(np, lay, p, last - 1, v, above)
             if learn is not None:
                 own = passes.street_reach(np, lay, p, last, here, top_p[-1] if last else None, part)

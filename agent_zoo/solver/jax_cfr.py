@@ -33,12 +33,12 @@ JAX_DENSE_LIMIT = 1 << 23  # sign-matrix entries up to which JAX's showdowns are
 class JaxRangeCFR(Reads):
     """Solves one subgame with JAX; the same interface as :class:`~agent_zoo.solver.cfr.RangeCFR`."""
 
-    def __init__(self, tree: PublicTree, algorithm: str = "dcfr") -> None:
+    def __init__(self, tree: PublicTree, algorithm: str = "dcfr", isomorphism: bool = True) -> None:
         if algorithm not in VARIANTS:
             raise ValueError(f"algorithm: expected one of {sorted(VARIANTS)}, got {algorithm!r}")
         jax, jnp = _jax()
         self.variant = VARIANTS[algorithm]
-        self.layout: Layout = compile_tree(tree)
+        self.layout: Layout = compile_tree(tree, isomorphism)
         # Sign matrices become constants of the compiled program: only where they are small (river, turn).
         self.tables = passes.make_tables(self.layout, dense_limit=JAX_DENSE_LIMIT)
         lay, tab, var = self.layout, self.tables, self.variant

@@ -82,9 +82,7 @@ def street_reach(xp: Any, layout: Layout, player: int, k: int, policy_k: Array, 
         r = assign(xp, r, 0, xp.asarray(layout.weights[player], dtype=dtype)[None, :])
     else:
         prev = layout.streets[k - 1]
-        start, stop, _ = boards.indices(len(st.boards))
-        parents = slice(start // prev.cards_dealt, stop // prev.cards_dealt)
-        dealt = xp.repeat(above[prev.chance_nodes][:, parents], prev.cards_dealt, axis=1)
+        dealt = above[prev.chance_nodes][:, st.parent[boards]]
         r = assign(xp, r, prev.chance_children, dealt * xp.asarray(valid)[None])
     for g in st.groups:
         parent = r[g.nodes][:, None]  # (G, 1, b, H)
@@ -121,13 +119,18 @@ def terminal_values(xp: Any, layout: Layout, tables: Tables, player: int, k: int
 
 def chance_values(xp: Any, layout: Layout, player: int, k: int, below: Array, boards: slice = slice(None)) -> Array:
     """(C, b, H): the values at street ``k``'s chance nodes for its boards ``boards``, from ``below``, the values on
-    street ``k + 1`` for the boards dealt from them."""
+    street ``k + 1`` for the boards dealt from them: each card that can come counts once, a card whose board has
+    a suit-isomorphic representative through the representative's values of the mapped holdings."""
     st = layout.streets[k]
     start, stop, _ = boards.indices(len(st.boards))
-    dealt = slice(start * st.cards_dealt, stop * st.cards_dealt)
-    child = below[st.chance_children] * xp.asarray(layout.valid[player][k + 1][dealt])[None]
-    shaped = child.reshape(len(st.chance_nodes), stop - start, st.cards_dealt, -1)
-    return layout.chance_weight[k] * shaped.sum(axis=2)
+    first, last = int(st.child_start[start]), int(st.child_start[stop])
+    child = below[st.chance_children] * xp.asarray(layout.valid[player][k + 1][first:last])[None]
+    c, h = len(st.chance_nodes), child.shape[-1]
+    if st.deal_perm is None:  # every card's board is its own: a run of K children per board
+        return layout.chance_weight[k] * child.reshape(c, stop - start, st.cards_dealt, h).sum(axis=2)
+    flat = (st.deal_child[start:stop, :, None] - first) * h + st.deal_perm[player][start:stop]  # (b, K, H)
+    gathered = xp.take(child.reshape(c, -1), xp.asarray(flat.reshape(-1)), axis=1)
+    return layout.chance_weight[k] * gathered.reshape(c, stop - start, st.cards_dealt, h).sum(axis=2)
 
 
 def street_values(xp: Any, layout: Layout, tables: Tables, player: int, k: int, other_k: Array,

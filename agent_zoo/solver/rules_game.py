@@ -40,7 +40,7 @@ import numpy as np
 
 from agent_zoo.cfr.tree import GameTree
 from agent_zoo.solver.cfr import RangeCFR
-from agent_zoo.solver.layout import Layout
+from agent_zoo.solver.layout import Layout, orbits
 from agent_zoo.solver.ranges import COMBO_INDEX, COMBOS, NUM_COMBOS
 from agent_zoo.solver.spot import Conventions, Spot
 from agent_zoo.solver.tree import Act, Kind, PublicTree, build_tree
@@ -243,7 +243,11 @@ class RulesSubgameState(GameState):
 def _infoset_places(tree: GameTree, layout: Layout) -> list[tuple[int, int, int, int, int, int]]:
     """Per infoset of ``tree``: (player, street, row among the player's decisions on the street, board, holding,
     number of actions), where the solver's arrays (D, A, B, H) keep its strategy."""
-    boards = [{tuple(int(c) for c in row): b for b, row in enumerate(st.boards)} for st in layout.streets]
+    # each board dealt, as a set: its representative among the layout's boards and the card map taking it there
+    boards = []
+    for k in range(len(layout.streets)):
+        full, rep, maps = orbits(layout, k)
+        boards.append({frozenset(int(c) for c in row): (int(r), m) for row, r, m in zip(full, rep, maps)})
     rows = [[{int(local): r for r, local in enumerate(st.rows[p])} for st in layout.streets] for p in (0, 1)]
     out = []
     for info, state in enumerate(tree.infoset_states):
@@ -251,13 +255,13 @@ def _infoset_places(tree: GameTree, layout: Layout) -> list[tuple[int, int, int,
             raise ValueError("tree: expected a GameTree compiled from a RulesSubgame")
         player = int(tree.infoset_player[info])
         street, local = layout.locate[state.node]
-        hole = state.rules.hole[player]
+        board, card_map = boards[street][frozenset(state.rules.board)]
+        hole = card_map[list(state.rules.hole[player])]
         combo = int(COMBO_INDEX[hole[0], hole[1]])
         holding = int(np.searchsorted(layout.holdings[player], combo))
         if holding == len(layout.holdings[player]) or layout.holdings[player][holding] != combo:
             raise ValueError(f"holding {cards_to_str(hole)} is not among the solver's holdings")
         actions = len(layout.tree.nodes[state.node].actions)
-        board = boards[street][tuple(state.rules.board)]
         out.append((player, street, rows[player][street][local], board, holding, actions))
     return out
 
@@ -275,7 +279,11 @@ def tabular_policy(tree: GameTree, layout: Layout, strategies: Sequence[Sequence
 def layout_strategies(tree: GameTree, layout: Layout, policy: np.ndarray) -> list[list[np.ndarray]]:
     """The inverse of :func:`tabular_policy`: a policy (I, A) over ``tree``'s infosets as the solver's arrays (per
     player, per street: (D, A, B, H)); uniform over the legal actions where no infoset of ``tree`` lies (holdings
-    that hold a dealt card)."""
+    that hold a dealt card). ``layout`` must be compiled without suit isomorphism: a policy over every board need
+    not be the same on boards the suits map onto each other."""
+    if len(layout.symmetries) > 1:
+        raise ValueError("layout: compiled with suit isomorphism; use compile_tree(tree, isomorphism=False) to hold "
+                         "a policy over every board")
     out = []
     for p in (0, 1):
         per_street = []

@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from agent_zoo.solver.cfr import Exploitability, RangeCFR
+from agent_zoo.solver.layout import expand, orbits
 from agent_zoo.solver.ranges import COMBOS
 from agent_zoo.solver.spot import Spot
 from agent_zoo.solver.tree import Kind, build_tree
@@ -44,13 +45,15 @@ def exploitability_pct(result: Exploitability, pot: int) -> float:
 
 def solve(spot: Spot, *, accuracy: float = 0.5, max_iterations: int = 1000, check_every: int = 10,
           algorithm: str = "dcfr", backend: str = "numpy", dtype: str = "float64", seconds: float | None = None,
-          on_check: Callable[[int, float], None] | None = None, solver: Solver | None = None) -> tuple[Solver, SolveLog]:
+          on_check: Callable[[int, float], None] | None = None, solver: Solver | None = None,
+          isomorphism: bool = True) -> tuple[Solver, SolveLog]:
     """Run CFR until the exploitability (percent of the pot, checked every ``check_every`` iterations and at the
     end) is at most ``accuracy``, ``max_iterations`` have run, or ``seconds`` have passed since the tree was built
     (checked at the same points, so a solve overruns it by at most one round of ``check_every`` iterations). ``on_check(iteration, pct)`` sees each check
     (progress bars, logs). ``backend``: "numpy" or "jax" (float32 unless JAX's x64 mode is on); ``dtype``: numpy's
-    "float64" or "float32" (half the memory and time, as TexasSolver stores its numbers). Pass ``solver``
-    to continue an earlier solve of the same spot."""
+    "float64" or "float32" (half the memory and time, as TexasSolver stores its numbers); ``isomorphism``:
+    solve boards that a permutation of the suits maps onto each other once (exact; it applies where the board and
+    both ranges allow it). Pass ``solver`` to continue an earlier solve of the same spot."""
     if seconds is not None and not seconds >= 0:
         raise ValueError(f"seconds: expected a time budget >= 0 or None, got {seconds!r}")
     if accuracy < 0 or max_iterations < 0 or check_every < 1:
@@ -66,9 +69,9 @@ def solve(spot: Spot, *, accuracy: float = 0.5, max_iterations: int = 1000, chec
     elif backend == "jax":
         from agent_zoo.solver.jax_cfr import JaxRangeCFR  # jax only when asked for
 
-        cfr = JaxRangeCFR(build_tree(spot), algorithm)
+        cfr = JaxRangeCFR(build_tree(spot), algorithm, isomorphism=isomorphism)
     else:
-        cfr = RangeCFR(build_tree(spot), algorithm, dtype=dtype)
+        cfr = RangeCFR(build_tree(spot), algorithm, dtype=dtype, isomorphism=isomorphism)
     built = time.perf_counter()
     curve: list[tuple[int, float]] = []
     result = cfr.exploitability()
@@ -117,16 +120,18 @@ def to_json(cfr: Solver, log: SolveLog, streets: int = 1) -> dict[str, Any]:
         if node.kind != Kind.DECISION or node.street >= streets:
             continue
         street, local = lay.locate[i]
-        strategy = cfr.strategy(i)  # (A, B, H)
-        boards = lay.streets[street].boards
-        dealt = boards[:, len(tree.spot.board):]
+        # every board dealt, suit-isomorphic ones read from their representative
+        strategy = expand(lay, street, node.player, cfr.strategy(i))  # (A, B, H)
+        ev = expand(lay, street, node.player, evs[node.player][street][local])  # (B, H)
+        valid = expand(lay, street, node.player, lay.valid[node.player][street])
+        dealt = orbits(lay, street)[0][:, len(tree.spot.board):]
         per_board = {}
-        for b in range(len(boards)):
+        for b in range(len(dealt)):
             key = cards_to_str(dealt[b].tolist()).replace(" ", "") if dealt.shape[1] else ""
-            live = lay.valid[node.player][street][b]
+            live = valid[b]
             per_board[key] = {
                 "strategy": {n: [round(float(x), 6) for x in strategy[:, b, h]] for h, n in enumerate(names[node.player]) if live[h]},
-                "ev": {n: _num(evs[node.player][street][local, b, h]) for h, n in enumerate(names[node.player]) if live[h]},
+                "ev": {n: _num(ev[b, h]) for h, n in enumerate(names[node.player]) if live[h]},
             }
         nodes.append({"node": i, "history": node.history, "player": ["oop", "ip"][node.player],
                       "actions": [str(a) for a in node.actions], "boards": per_board})
