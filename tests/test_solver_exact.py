@@ -200,15 +200,15 @@ def _range_best_responses(solver: RangeCFR, strategies: list[list[np.ndarray]]) 
 
 
 def _random_strategies(rng: np.random.Generator, solver: RangeCFR) -> list[list[np.ndarray]]:
-    """A random profile in the solver's arrays: per player, street: (D, A, B, H), Dirichlet(1) over legal actions."""
+    """A random profile in the solver's arrays: per player, street: (L, B, H), Dirichlet(1) over each decision's
+    actions."""
     out = []
     for p in (0, 1):
         per_street = []
         for st in solver.layout.streets:
-            legal = st.legal[p][:, :, None, None]
-            draw = rng.gamma(1.0, size=(len(st.rows[p]), st.width, len(st.boards), len(solver.layout.holdings[p])))
-            draw = np.where(legal, draw + 1e-3, 0.0)
-            per_street.append(draw / draw.sum(axis=1, keepdims=True))
+            draw = rng.gamma(1.0, size=(len(st.slot_node[p]), len(st.boards), len(solver.layout.holdings[p]))) + 1e-3
+            total = np.add.reduceat(draw, st.slots[p][:-1], axis=0) if len(draw) else draw
+            per_street.append(draw / np.repeat(total, np.diff(st.slots[p]), axis=0))
         out.append(per_street)
     return out
 
@@ -454,7 +454,7 @@ def test_counterfactual_values_match_a_plain_loop_reference(hero: int) -> None:
         for row, local in enumerate(st.rows[p]):
             node = int(st.node_ids[local])
             for i, h in enumerate(layout.holdings[p]):
-                policy[(node, int(h))] = strategies[p][0][row, : len(tree.nodes[node].actions), 0, i].tolist()
+                policy[(node, int(h))] = strategies[p][0][st.slots[p][row] : st.slots[p][row + 1], 0, i].tolist()
     other_reach = solver.reach(1 - hero, strategies[1 - hero])
     for best in (False, True):
         got = solver.values(hero, other_reach, None if best else strategies[hero])[0]

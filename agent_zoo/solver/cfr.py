@@ -71,8 +71,9 @@ class Reads:
         if public.kind != Kind.DECISION:
             raise ValueError(f"node {node} is not a decision")
         street, local = self.layout.locate[node]
-        row = int(np.flatnonzero(self.layout.streets[street].rows[public.player] == local)[0])
-        return self.average_strategy(public.player)[street][row, : len(public.actions)]
+        st = self.layout.streets[street]
+        row = int(np.flatnonzero(st.rows[public.player] == local)[0])
+        return self.average_strategy(public.player)[street][st.slots[public.player][row] : st.slots[public.player][row + 1]]
 
     def facing(self, player: int, other_reach: np.ndarray) -> np.ndarray:
         """For each of ``player``'s holdings, the other's reach (..., H_other) over the holdings it can face."""
@@ -101,15 +102,16 @@ class RangeCFR(Reads):
         self.tables = passes.make_tables(self.layout)
         lay = self.layout
         self.iteration = 0
-        shape = lambda s, p: (len(s.rows[p]), s.width, len(s.boards), len(lay.holdings[p]))  # noqa: E731
+        shape = lambda s, p: (len(s.slot_node[p]), len(s.boards), len(lay.holdings[p]))  # noqa: E731
         self.regrets = [[np.zeros(shape(s, p), dtype=self.dtype) for s in lay.streets] for p in (0, 1)]
         self.average = [[np.zeros(shape(s, p), dtype=self.dtype) for s in lay.streets] for p in (0, 1)]
         self.chunk_elements = CHUNK_ELEMENTS
 
     # Strategies -----------------------------------------------------------------------------------------------
     def average_strategy(self, player: int) -> list[np.ndarray]:
-        """The average strategy per street: (D, A, B, H); uniform where a holding never reached the node."""
-        return [passes.normalized(np, a, u) for a, u in zip(self.average[player], self.tables.uniform[player])]
+        """The average strategy per street over the player's action slots: (L, B, H); uniform where a holding never
+        reached the node."""
+        return [passes.normalized(np, a, st.blocks[player]) for a, st in zip(self.average[player], self.layout.streets)]
 
     # Iterations -----------------------------------------------------------------------------------------------
     def iterate(self, iterations: int = 1) -> None:
@@ -127,9 +129,9 @@ class RangeCFR(Reads):
 
     def _policy(self, player: int, k: int, boards: slice, kind: str) -> np.ndarray:
         """``player``'s current ("current": regret matching) or average strategy on street ``k``, boards ``boards``."""
-        table = (self.regrets if kind == "current" else self.average)[player][k][:, :, boards]
+        table = (self.regrets if kind == "current" else self.average)[player][k][:, boards]
         weights = np.maximum(table, 0.0) if kind == "current" else table
-        return passes.normalized(np, weights, self.tables.uniform[player][k].astype(self.dtype))
+        return passes.normalized(np, weights, self.layout.streets[k].blocks[player])
 
     def chunks(self) -> list[tuple[slice, slice]]:
         """The last street's boards in runs solved at once, as (boards of the street before, their children on the
@@ -190,8 +192,8 @@ class RangeCFR(Reads):
     def _learn(self, p: int, k: int, part: slice, instant: np.ndarray, own: np.ndarray, policy: np.ndarray,
                learn: tuple) -> None:
         discount, weight = learn
-        update_regrets(self.regrets[p][k][:, :, part], instant, plus=self.variant.regret_matching_plus, discount=discount)
-        self.average[p][k][:, :, part] += weight * own[self.layout.streets[k].rows[p]][:, None] * policy
+        update_regrets(self.regrets[p][k][:, part], instant, plus=self.variant.regret_matching_plus, discount=discount)
+        self.average[p][k][:, part] += weight * own[self.layout.streets[k].slot_node[p]] * policy
 
     # Evaluation -----------------------------------------------------------------------------------------------
     def exploitability(self) -> Exploitability:

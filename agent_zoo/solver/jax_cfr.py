@@ -43,13 +43,13 @@ class JaxRangeCFR(Reads):
         self.tables = passes.make_tables(self.layout, dense_limit=JAX_DENSE_LIMIT)
         lay, tab, var = self.layout, self.tables, self.variant
         self.iteration = 0
-        shape = lambda s, p: (len(s.rows[p]), s.width, len(s.boards), len(lay.holdings[p]))  # noqa: E731
+        shape = lambda s, p: (len(s.slot_node[p]), len(s.boards), len(lay.holdings[p]))  # noqa: E731
         self.regrets = [[jnp.zeros(shape(s, p)) for s in lay.streets] for p in (0, 1)]
         self.average = [[jnp.zeros(shape(s, p)) for s in lay.streets] for p in (0, 1)]
-        uniform = [[jnp.asarray(u) for u in tab.uniform[p]] for p in (0, 1)]
+        blocks = [[st.blocks[p] for st in lay.streets] for p in (0, 1)]
 
         def current(regrets: list[Any], p: int) -> list[Any]:
-            return [passes.normalized(jnp, jnp.maximum(r, 0.0), u) for r, u in zip(regrets, uniform[p])]
+            return [passes.normalized(jnp, jnp.maximum(r, 0.0), b) for r, b in zip(regrets, blocks[p])]
 
         def step(regrets: list[list[Any]], average: list[list[Any]], positive: Any, negative: Any, weight: Any) -> Any:
             regrets = [list(r) for r in regrets]
@@ -62,11 +62,11 @@ class JaxRangeCFR(Reads):
                 for k, st in enumerate(lay.streets):
                     discount = None if var.positive_discount_alpha is None else (positive, negative)
                     regrets[p][k] = updated_regrets(regrets[p][k], instant[k], var.regret_matching_plus, discount)
-                    average[p][k] = average[p][k] + weight * own[k][st.rows[p]][:, None] * mine[k]
+                    average[p][k] = average[p][k] + weight * own[k][st.slot_node[p]] * mine[k]
             return regrets, average
 
         def evaluate(average: list[list[Any]]) -> Any:
-            avg = [[passes.normalized(jnp, a, u) for a, u in zip(average[p], uniform[p])] for p in (0, 1)]
+            avg = [[passes.normalized(jnp, a, b) for a, b in zip(average[p], blocks[p])] for p in (0, 1)]
             reach = [passes.reach(jnp, lay, p, avg[p]) for p in (0, 1)]
             br = [passes.per_hand(jnp, lay, tab, p, passes.values(jnp, lay, tab, p, reach[1 - p], None)[0][0][0, 0]) for p in (0, 1)]
             value = passes.per_hand(jnp, lay, tab, 0, passes.values(jnp, lay, tab, 0, reach[1], avg[0])[0][0][0, 0])
@@ -92,7 +92,7 @@ class JaxRangeCFR(Reads):
         return Exploitability((br0, br1), value)
 
     def average_strategy(self, player: int) -> list[np.ndarray]:
-        """The average strategy per street as numpy arrays: (D, A, B, H)."""
-        return [passes.normalized(np, np.asarray(a, dtype=np.float64), u)
-                for a, u in zip(self.average[player], self.tables.uniform[player])]
+        """The average strategy per street as numpy arrays: (L, B, H) over the player's action slots."""
+        return [passes.normalized(np, np.asarray(a, dtype=np.float64), st.blocks[player])
+                for a, st in zip(self.average[player], self.layout.streets)]
 

@@ -28,25 +28,39 @@ from poker_envs.core.cards import NUM_CARDS
 
 @dataclass(frozen=True)
 class Group:
-    """Decision nodes of one player at one depth of one street."""
+    """Decision nodes of one player at one depth of one street with the same number of actions ``n``: their
+    action slots are the run ``start:stop`` of the player's slot arrays, node after node."""
 
     player: int
     nodes: np.ndarray  # (G,) street-local node indices
-    rows: np.ndarray  # (G,) their rows in the player's per-street regret arrays
-    children: np.ndarray  # (G, A) street-local child indices; padding points at the street's empty node
+    start: int  # first slot of the first node
+    stop: int  # start + G * n
+    children: np.ndarray  # (G, n) street-local child indices
+
+
+@dataclass(frozen=True)
+class Block:
+    """Consecutive rows of one player's decisions on a street that all have ``n`` actions: slots ``start:stop``."""
+
+    n: int
+    start: int
+    stop: int
 
 
 @dataclass(frozen=True)
 class StreetLayout:
     """One street's nodes. Arrays over nodes have ``num_nodes + 1`` rows: the last is an empty node whose reach
-    and value stay 0, where padded action slots point."""
+    and value stay 0. A player's regrets and strategies on the street are arrays over action slots (L_p, B, H),
+    one slot per action of each of its decisions, with no padding: decisions ordered by number of actions, then
+    depth, so that every group and every block is a contiguous run of slots."""
 
     boards: np.ndarray  # (B, cards) the boards of this street
     node_ids: np.ndarray  # (N,) public-tree ids of the street's nodes
     groups: tuple[Group, ...]  # decision groups in increasing depth
     rows: tuple[np.ndarray, np.ndarray]  # per player: (D_p,) street-local nodes of its decisions, in row order
-    legal: tuple[np.ndarray, np.ndarray]  # per player: (D_p, A) which action slots exist
-    width: int  # A: the most actions of a decision on this street
+    slots: tuple[np.ndarray, np.ndarray]  # per player: (D_p + 1,) row r's actions are slots slots[r]:slots[r + 1]
+    slot_node: tuple[np.ndarray, np.ndarray]  # per player: (L_p,) the street-local node of each slot
+    blocks: tuple[tuple[Block, ...], tuple[Block, ...]]  # per player: its rows by number of actions
     fold_nodes: np.ndarray  # (F,) street-local
     fold_payoff: np.ndarray  # (F, 2) chips each player wins at the fold (zero-sum)
     showdown_nodes: np.ndarray  # (S,) street-local
@@ -199,31 +213,22 @@ def orbits(layout: Layout, k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 def _street(tree: PublicTree, k: int, ids: np.ndarray, boards: np.ndarray, locate: dict[int, tuple[int, int]],
             parent: np.ndarray, deal: tuple) -> StreetLayout:
     nodes = [tree.nodes[i] for i in ids]
-    empty = len(ids)
-    width = max((len(n.actions) for n in nodes if n.kind == Kind.DECISION), default=1)
     rows: list[list[int]] = [[], []]
-    row_of: dict[int, int] = {}
-    for local, node in enumerate(nodes):
-        if node.kind == Kind.DECISION:
-            row_of[local] = len(rows[node.player])
-            rows[node.player].append(local)
-    legal = []
-    for p in (0, 1):
-        mask = np.zeros((len(rows[p]), width), dtype=bool)
-        for r, local in enumerate(rows[p]):
-            mask[r, : len(nodes[local].actions)] = True
-        legal.append(mask)
-    groups = []
-    for depth in sorted({n.depth for n in nodes if n.kind == Kind.DECISION}):
-        for p in (0, 1):
-            members = [i for i, n in enumerate(nodes) if n.kind == Kind.DECISION and n.depth == depth and n.player == p]
-            if not members:
-                continue
-            children = np.full((len(members), width), empty, dtype=np.int64)
-            for g, local in enumerate(members):
-                for a, child in enumerate(nodes[local].children):
-                    children[g, a] = locate[child][1]
-            groups.append(Group(p, np.asarray(members), np.asarray([row_of[m] for m in members]), children))
+    groups, blocks, slots = [], [[], []], [[0], [0]]
+    order = sorted((len(n.actions), n.depth, n.player, i) for i, n in enumerate(nodes) if n.kind == Kind.DECISION)
+    for (n, depth, p), members in itertools.groupby(order, key=lambda key: key[:3]):
+        members = [m[3] for m in members]
+        start = slots[p][-1]
+        rows[p].extend(members)
+        slots[p].extend(start + n * np.arange(1, len(members) + 1))
+        children = np.asarray([[locate[c][1] for c in nodes[m].children] for m in members], dtype=np.int64)
+        groups.append(Group(p, np.asarray(members, dtype=np.int64), int(start), int(slots[p][-1]), children))
+        if blocks[p] and blocks[p][-1].n == n:
+            blocks[p][-1] = Block(n, blocks[p][-1].start, int(slots[p][-1]))
+        else:
+            blocks[p].append(Block(n, int(start), int(slots[p][-1])))
+    groups.sort(key=lambda g: nodes[g.nodes[0]].depth)
+    slot_node = tuple(np.repeat(np.asarray(rows[p], dtype=np.int64), np.diff(slots[p])) for p in (0, 1))
     spot = tree.spot
     folds = [i for i, n in enumerate(nodes) if n.kind == Kind.FOLD]
     fold_payoff = np.zeros((len(folds), 2))
@@ -239,8 +244,9 @@ def _street(tree: PublicTree, k: int, ids: np.ndarray, boards: np.ndarray, locat
         node_ids=ids,
         groups=tuple(groups),
         rows=(np.asarray(rows[0], dtype=np.int64), np.asarray(rows[1], dtype=np.int64)),
-        legal=(legal[0], legal[1]),
-        width=width,
+        slots=(np.asarray(slots[0], dtype=np.int64), np.asarray(slots[1], dtype=np.int64)),
+        slot_node=slot_node,  # type: ignore[arg-type]
+        blocks=(tuple(blocks[0]), tuple(blocks[1])),
         fold_nodes=np.asarray(folds, dtype=np.int64),
         fold_payoff=fold_payoff,
         showdown_nodes=np.asarray(shows, dtype=np.int64),

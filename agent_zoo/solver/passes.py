@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from agent_zoo.solver.layout import Layout, StreetLayout
+from agent_zoo.solver.layout import Block, Layout, StreetLayout
 from agent_zoo.solver.showdown import (
     DENSE_LIMIT,
     Blockers,
@@ -42,7 +42,6 @@ class Tables:
 
     blockers: tuple[Blockers, Blockers]
     showdown: tuple[ShowdownTables | None, ShowdownTables | None]
-    uniform: tuple[tuple[np.ndarray, ...], tuple[np.ndarray, ...]]  # per player, street: (D, A) uniform policy
 
 
 def make_tables(layout: Layout, dense_limit: int = DENSE_LIMIT) -> Tables:
@@ -54,25 +53,28 @@ def make_tables(layout: Layout, dense_limit: int = DENSE_LIMIT) -> Tables:
         if len(river.showdown_nodes) else None
         for p in (0, 1)
     )
-    uniform = tuple(
-        tuple(s.legal[p] / np.maximum(s.legal[p].sum(1, keepdims=True), 1) for s in layout.streets) for p in (0, 1)
-    )
     return Tables((blockers(layout.holdings[0], layout.holdings[1]), blockers(layout.holdings[1], layout.holdings[0])),
-                  show, uniform)  # type: ignore[arg-type]
+                  show)  # type: ignore[arg-type]
 
 
-def normalized(xp: Any, weights: Array, uniform: Array) -> Array:
-    """Non-negative ``weights`` (D, A, B, H) made into a policy over the action axis; ``uniform`` (D, A) where
-    they sum to 0 (regret matching, and the average strategy)."""
-    total = weights.sum(axis=1, keepdims=True)
-    safe = xp.where(total > 0.0, total, 1.0)
-    return xp.where(total > 0.0, weights / safe, uniform[:, :, None, None])
+def normalized(xp: Any, weights: Array, blocks: tuple[Block, ...]) -> Array:
+    """Non-negative ``weights`` (L, B, H) over one player's action slots on a street made into a policy over each
+    decision's actions (``blocks``: the rows by number of actions); uniform where they sum to 0 (regret matching,
+    and the average strategy)."""
+    out = xp.zeros_like(weights)
+    for blk in blocks:
+        w = weights[blk.start : blk.stop].reshape((-1, blk.n) + weights.shape[1:])
+        total = w.sum(axis=1, keepdims=True)
+        safe = xp.where(total > 0.0, total, 1.0)
+        policy = xp.where(total > 0.0, w / safe, xp.asarray(1.0 / blk.n, dtype=weights.dtype))
+        out = assign(xp, out, slice(blk.start, blk.stop), policy.reshape((-1,) + weights.shape[1:]))
+    return out
 
 
 def street_reach(xp: Any, layout: Layout, player: int, k: int, policy_k: Array, above: Array | None,
                  boards: slice = slice(None)) -> Array:
     """``player``'s reach (N + 1, b, H) on street ``k``, for the boards ``boards`` of that street (whole runs of
-    the boards dealt from the same board of the street before), playing ``policy_k`` (D, A, b, H) there; ``above``
+    the boards dealt from the same board of the street before), playing ``policy_k`` (L, b, H) over its action slots there; ``above``
     is the reach on street ``k - 1`` (all its boards), None on the first street."""
     st = layout.streets[k]
     valid = layout.valid[player][k][boards]
@@ -86,7 +88,10 @@ def street_reach(xp: Any, layout: Layout, player: int, k: int, policy_k: Array, 
         r = assign(xp, r, prev.chance_children, dealt * xp.asarray(valid)[None])
     for g in st.groups:
         parent = r[g.nodes][:, None]  # (G, 1, b, H)
-        moved = parent * policy_k[g.rows] if g.player == player else xp.broadcast_to(parent, g.children.shape + parent.shape[2:])
+        if g.player == player:
+            moved = parent * policy_k[g.start : g.stop].reshape(g.children.shape + parent.shape[2:])
+        else:
+            moved = xp.broadcast_to(parent, g.children.shape + parent.shape[2:])
         r = assign(xp, r, g.children, moved)
     return assign(xp, r, -1, 0.0)
 
@@ -137,7 +142,7 @@ def street_values(xp: Any, layout: Layout, tables: Tables, player: int, k: int, 
                   policy_k: Array | None, chance: Array | None, boards: slice = slice(None)) -> tuple[Array, Array]:
     """``player``'s counterfactual values (N + 1, b, H) on street ``k`` for its boards ``boards``, playing
     ``policy_k`` (None: a best response) against the other's reach ``other_k`` there, with ``chance`` the values
-    at the street's chance nodes (:func:`chance_values`); and the instant regrets (D, A, b, H) of its decisions."""
+    at the street's chance nodes (:func:`chance_values`); and the instant regrets (L, b, H) of its action slots."""
     st = layout.streets[k]
     h = len(layout.holdings[player])
     nb = other_k.shape[1]
@@ -145,26 +150,24 @@ def street_values(xp: Any, layout: Layout, tables: Tables, player: int, k: int, 
     v = terminal_values(xp, layout, tables, player, k, other_k, xp.zeros((st.num_nodes + 1, nb, h), dtype=dtype), boards)
     if chance is not None:
         v = assign(xp, v, st.chance_nodes, chance)
-    instant = xp.zeros((len(st.rows[player]), st.width, nb, h), dtype=dtype)
+    instant = xp.zeros((len(st.slot_node[player]), nb, h), dtype=dtype)
     for g in reversed(st.groups):
-        below = v[g.children]  # (G, A, b, H)
+        below = v[g.children]  # (G, n, b, H)
         if g.player != player:
             v = assign(xp, v, g.nodes, below.sum(axis=1))
-            continue
-        legal = xp.asarray(st.legal[player][g.rows])[:, :, None, None]
-        if policy_k is None:
-            v = assign(xp, v, g.nodes, xp.where(legal, below, -xp.inf).max(axis=1))
+        elif policy_k is None:
+            v = assign(xp, v, g.nodes, below.max(axis=1))
         else:
-            here = (policy_k[g.rows] * below).sum(axis=1)
+            here = (policy_k[g.start : g.stop].reshape(below.shape) * below).sum(axis=1)
             v = assign(xp, v, g.nodes, here)
-            instant = assign(xp, instant, g.rows, xp.where(legal, below - here[:, None], 0.0))
+            instant = assign(xp, instant, slice(g.start, g.stop), (below - here[:, None]).reshape((-1, nb, h)))
     return v, instant
 
 
 def values(xp: Any, layout: Layout, tables: Tables, player: int, other_reach: list[Array],
            policy: list[Array] | None) -> tuple[list[Array], list[Array]]:
     """``player``'s counterfactual values (N + 1, B, H) at every node, playing ``policy`` (None: a best response),
-    and the instant regrets (D, A, B, H) of its decisions on each street (zeros under a best response)."""
+    and the instant regrets (L, B, H) of its action slots on each street (zeros under a best response)."""
     n = len(layout.streets)
     out: list[Array] = [None] * n
     regrets: list[Array] = [None] * n

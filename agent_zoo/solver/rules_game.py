@@ -241,14 +241,15 @@ class RulesSubgameState(GameState):
 
 
 def _infoset_places(tree: GameTree, layout: Layout) -> list[tuple[int, int, int, int, int, int]]:
-    """Per infoset of ``tree``: (player, street, row among the player's decisions on the street, board, holding,
-    number of actions), where the solver's arrays (D, A, B, H) keep its strategy."""
+    """Per infoset of ``tree``: (player, street, first action slot of its decision, board, holding, number of
+    actions), where the solver's arrays (L, B, H) keep its strategy."""
     # each board dealt, as a set: its representative among the layout's boards and the card map taking it there
     boards = []
     for k in range(len(layout.streets)):
         full, rep, maps = orbits(layout, k)
         boards.append({frozenset(int(c) for c in row): (int(r), m) for row, r, m in zip(full, rep, maps)})
-    rows = [[{int(local): r for r, local in enumerate(st.rows[p])} for st in layout.streets] for p in (0, 1)]
+    first_slot = [[{int(local): int(st.slots[p][r]) for r, local in enumerate(st.rows[p])} for st in layout.streets]
+                  for p in (0, 1)]
     out = []
     for info, state in enumerate(tree.infoset_states):
         if not isinstance(state, RulesSubgameState) or state.rules is None:
@@ -262,23 +263,23 @@ def _infoset_places(tree: GameTree, layout: Layout) -> list[tuple[int, int, int,
         if holding == len(layout.holdings[player]) or layout.holdings[player][holding] != combo:
             raise ValueError(f"holding {cards_to_str(hole)} is not among the solver's holdings")
         actions = len(layout.tree.nodes[state.node].actions)
-        out.append((player, street, rows[player][street][local], board, holding, actions))
+        out.append((player, street, first_slot[player][street][local], board, holding, actions))
     return out
 
 
 def tabular_policy(tree: GameTree, layout: Layout, strategies: Sequence[Sequence[np.ndarray]]) -> np.ndarray:
-    """The solver's strategies (per player, per street: (D, A, B, H), as ``RangeCFR.average_strategy``) as a
+    """The solver's strategies (per player, per street: (L, B, H), as ``RangeCFR.average_strategy``) as a
     policy (I, A) over the infosets of ``tree``, a ``GameTree`` compiled from a :class:`RulesSubgame` of the
     layout's spot: each infoset reads the row of its public node, board and holding."""
     policy = np.zeros((tree.num_infosets, tree.num_actions))
-    for info, (player, street, row, board, holding, actions) in enumerate(_infoset_places(tree, layout)):
-        policy[info, :actions] = strategies[player][street][row, :actions, board, holding]
+    for info, (player, street, slot, board, holding, actions) in enumerate(_infoset_places(tree, layout)):
+        policy[info, :actions] = strategies[player][street][slot : slot + actions, board, holding]
     return policy
 
 
 def layout_strategies(tree: GameTree, layout: Layout, policy: np.ndarray) -> list[list[np.ndarray]]:
     """The inverse of :func:`tabular_policy`: a policy (I, A) over ``tree``'s infosets as the solver's arrays (per
-    player, per street: (D, A, B, H)); uniform over the legal actions where no infoset of ``tree`` lies (holdings
+    player, per street: (L, B, H)); uniform over the legal actions where no infoset of ``tree`` lies (holdings
     that hold a dealt card). ``layout`` must be compiled without suit isomorphism: a policy over every board need
     not be the same on boards the suits map onto each other."""
     if len(layout.symmetries) > 1:
@@ -288,12 +289,12 @@ def layout_strategies(tree: GameTree, layout: Layout, policy: np.ndarray) -> lis
     for p in (0, 1):
         per_street = []
         for st in layout.streets:
-            uniform = st.legal[p] / np.maximum(st.legal[p].sum(axis=1, keepdims=True), 1)
+            uniform = 1.0 / np.diff(st.slots[p]).repeat(np.diff(st.slots[p]))  # (L,): 1 / actions of the slot's node
             shape = uniform.shape + (len(st.boards), len(layout.holdings[p]))
-            per_street.append(np.array(np.broadcast_to(uniform[:, :, None, None], shape)))
+            per_street.append(np.array(np.broadcast_to(uniform[:, None, None], shape)))
         out.append(per_street)
-    for info, (player, street, row, board, holding, actions) in enumerate(_infoset_places(tree, layout)):
-        out[player][street][row, :actions, board, holding] = policy[info, :actions]
+    for info, (player, street, slot, board, holding, actions) in enumerate(_infoset_places(tree, layout)):
+        out[player][street][slot : slot + actions, board, holding] = policy[info, :actions]
     return out
 
 
