@@ -215,7 +215,7 @@ def test_a_spot_from_a_live_rules_state() -> None:
         spot_from_state(HoldemGame(HoldemConfig(num_players=3)).new_initial_state(), {0: None, 1: None}, sizes={})
 
 
-def test_sorted_and_dense_showdowns_agree() -> None:
+def test_sorted_and_dense_showdowns_agree(monkeypatch: pytest.MonkeyPatch) -> None:
     """The linear sorted-sums showdown (spots from the flop) and the sign-matrix product (river, turn) are the same
     function of the other player's reach, ties and blockers included."""
     from agent_zoo.solver.showdown import showdown_margin, showdown_tables
@@ -234,6 +234,23 @@ def test_sorted_and_dense_showdowns_agree() -> None:
         board_bits = (1 << boards.astype(np.int64)).sum(1)
         reach *= (bits[None, :] & board_bits[:, None]) == 0  # no reach where a holding holds a board card
         np.testing.assert_allclose(showdown_margin(reach, sorted_tables), showdown_margin(reach, dense_tables), atol=1e-9)
+    # The solver keeps one sign matrix and reads it flipped (minus its transposes) for the second player.
+    from dataclasses import replace
+
+    from agent_zoo.solver import showdown
+    from agent_zoo.solver.passes import make_tables
+
+    assert make_tables(lay).showdown[1].flip  # type: ignore[union-attr]
+    flipped = replace(showdown_tables(lay.holdings[0], lay.holdings[1], boards), flip=True, converted={})
+    reference = showdown_tables(lay.holdings[1], lay.holdings[0], boards, dense_limit=0)
+    reach = rng.random((3, len(boards), len(lay.holdings[0])))
+    reach *= ((1 << COMBOS[lay.holdings[0]].astype(np.int64)).sum(1)[None, :] & board_bits[:, None]) == 0
+    for chunk_bytes in (showdown.CHUNK_BYTES, 1):  # converted once and kept; converted a board at a time
+        monkeypatch.setattr(showdown, "CHUNK_BYTES", chunk_bytes)
+        for part in (slice(None), slice(5, 40)):
+            for dtype in (np.float64, np.float32):
+                np.testing.assert_allclose(showdown_margin(reach[:, part].astype(dtype), flipped.boards(part)),
+                                           showdown_margin(reach[:, part], reference.boards(part)), rtol=1e-5, atol=1e-4)
 
 
 def test_the_last_street_in_runs_of_boards_gives_the_same_solve() -> None:

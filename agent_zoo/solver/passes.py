@@ -9,7 +9,7 @@ namespaces spell differently (:func:`assign`). ``agent_zoo.solver.cfr`` runs the
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -48,11 +48,14 @@ def make_tables(layout: Layout, dense_limit: int = DENSE_LIMIT) -> Tables:
     """The tables of ``layout``; showdowns as sign-matrix products up to ``dense_limit`` entries (see
     :func:`~agent_zoo.solver.showdown.showdown_tables`)."""
     river = layout.streets[-1]
-    show = tuple(
-        showdown_tables(layout.holdings[p], layout.holdings[1 - p], river.boards, dense_limit)
-        if len(river.showdown_nodes) else None
-        for p in (0, 1)
-    )
+    show: tuple[ShowdownTables | None, ShowdownTables | None] = (None, None)
+    if len(river.showdown_nodes):
+        first = showdown_tables(layout.holdings[0], layout.holdings[1], river.boards, dense_limit)
+        if first.signs is not None:  # one sign matrix serves both players
+            second = replace(first, flip=True, converted={})
+        else:
+            second = showdown_tables(layout.holdings[1], layout.holdings[0], river.boards, dense_limit)
+        show = (first, second)
     return Tables((blockers(layout.holdings[0], layout.holdings[1]), blockers(layout.holdings[1], layout.holdings[0])),
                   show)  # type: ignore[arg-type]
 

@@ -69,6 +69,7 @@ class ShowdownTables:
     #                               weaker, not stronger, the end and the start of the card's segment
     # Sign matrices (None where the sorted sums are used):
     signs: np.ndarray | None = None  # (B, H_o, H_h) int8: the hero wins 1 / ties 0 / loses -1; 0: a shared card
+    flip: bool = False  # signs holds the other player's matrices (B, H_h, H_o): this hero's are minus their transposes
     num_boards: int = 0  # B
     converted: dict = field(default_factory=dict, compare=False, repr=False)  # numpy: signs as floats, if small
 
@@ -173,18 +174,26 @@ def showdown_margin(reach: Any, tables: ShowdownTables) -> Any:
     or JAX)."""
     xp = reach.__array_namespace__()
     if tables.signs is not None:  # (B, N, H_o) @ (B, H_o, H_h): one product per board
+        sign = -1.0 if tables.flip else 1.0
         if xp is not np:
-            return xp.moveaxis(xp.matmul(xp.moveaxis(reach, 1, 0), xp.asarray(tables.signs, dtype=reach.dtype)), 0, 1)
-        nb, h_o, h_h = tables.signs.shape
+            signs = xp.asarray(tables.signs, dtype=reach.dtype)
+            signs = xp.swapaxes(signs, 1, 2) if tables.flip else signs
+            return sign * xp.moveaxis(xp.matmul(xp.moveaxis(reach, 1, 0), signs), 0, 1)
+        nb = tables.num_boards
+        h_o, h_h = reach.shape[2], tables.signs.size // (nb * reach.shape[2])
         if tables.signs.size * reach.dtype.itemsize <= CHUNK_BYTES:  # small (river, turn): converted once, kept
-            signs = tables.converted.setdefault(reach.dtype.str, tables.signs.astype(reach.dtype))
+            signs = tables.converted.get(reach.dtype.str)
+            if signs is None:
+                signs = sign * tables.signs.astype(reach.dtype)
+                signs = tables.converted.setdefault(reach.dtype.str, np.ascontiguousarray(np.swapaxes(signs, 1, 2)) if tables.flip else signs)
             return np.moveaxis(np.matmul(np.moveaxis(reach, 1, 0), signs), 0, 1)
         out = np.empty((reach.shape[0], nb, h_h), dtype=reach.dtype)
         step = max(1, CHUNK_BYTES // (h_o * h_h * reach.dtype.itemsize))
         for start in range(0, nb, step):
             signs = tables.signs[start : start + step].astype(reach.dtype)
+            signs = np.swapaxes(signs, 1, 2) if tables.flip else signs
             out[:, start : start + step] = np.moveaxis(np.matmul(np.moveaxis(reach[:, start : start + step], 1, 0), signs), 0, 1)
-        return out
+        return -out if tables.flip else out
     assert tables.sort is not None and tables.rank is not None and tables.card_sort is not None and tables.card_rank is not None
     n, nb, h_o = reach.shape
     flat = reach.reshape(n, -1)
