@@ -156,7 +156,7 @@ def test_command_line_solves_a_file_and_writes_json_and_grid(tmp_path: Path, mon
                                                               capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.chdir(tmp_path)  # the file's dump_result path is relative
     summary = tmp_path / "summary.json"
-    assert main([str(SPOTS / "small.txt"), "--no-progress", "--json", str(summary), "--grid", "root.png"]) == 0
+    assert main([str(SPOTS / "small.txt"), "--no-progress", "--json", str(summary), "--grid", "root.png", "--threads", "2"]) == 0
     data = json.loads(summary.read_text())
     commands = load_commands(SPOTS / "small.txt")
     assert data["exploitability_pct"] <= commands.settings.accuracy
@@ -261,7 +261,7 @@ def test_the_last_street_in_runs_of_boards_gives_the_same_solve() -> None:
     tree = build_tree(spot)
     for isomorphism, turns in ((False, 49), (True, 36)):  # diamonds and clubs are alike here: 36 turn classes
         whole, runs = RangeCFR(tree, isomorphism=isomorphism), RangeCFR(tree, isomorphism=isomorphism)
-        runs.chunk_elements = 1
+        whole.chunk_elements, runs.chunk_elements = 1 << 30, 1
         assert whole.chunks() == [(slice(None), slice(None))] and len(runs.chunks()) == turns  # one run per turn
         whole.iterate(3)
         runs.iterate(3)
@@ -269,6 +269,26 @@ def test_the_last_street_in_runs_of_boards_gives_the_same_solve() -> None:
             for a, b in zip(whole.regrets[p] + whole.average[p], runs.regrets[p] + runs.average[p]):
                 np.testing.assert_allclose(a, b, rtol=1e-12, atol=1e-12)
         assert whole.exploitability().best_response == pytest.approx(runs.exploitability().best_response, rel=1e-12)
+
+
+def test_threads_give_the_same_numbers() -> None:
+    """Runs of river boards solved in two threads: bit for bit the numbers of one thread."""
+    plan = StreetSizes(bet=("0.5",), allin=True)
+    spot = Spot(board=RIVER[:3], pot=20, stack=40, ranges=(parse_range("AQ,JT,99,54s"), parse_range("KK,QJs,A2s,87s")),
+                sizes={(p, s): plan for p in (0, 1) for s in ("flop", "turn", "river")})
+    tree = build_tree(spot)
+    one, two = RangeCFR(tree), RangeCFR(tree, threads=2)
+    one.chunk_elements = two.chunk_elements = 1
+    for solver in (one, two):
+        solver.iterate(3)
+    for p in (0, 1):
+        for a, b in zip(one.regrets[p] + one.average[p], two.regrets[p] + two.average[p]):
+            assert np.array_equal(a, b)
+    assert one.exploitability() == two.exploitability()
+    with pytest.raises(ValueError, match="threads"):
+        RangeCFR(tree, threads=0)
+    with pytest.raises(ValueError, match="threads"):
+        solve(spot, backend="jax", threads=2)
 
 
 def test_float32_stays_float32_and_solves() -> None:

@@ -14,7 +14,7 @@ import pytest
 from agent_zoo.solver.cfr import RangeCFR
 from agent_zoo.solver.layout import CARD_MAPS, compile_tree, expand, orbits, symmetries
 from agent_zoo.solver.ranges import parse_range
-from agent_zoo.solver.solve import solve
+from agent_zoo.solver.solve import solve, to_json
 from agent_zoo.solver.spot import Spot, StreetSizes
 from agent_zoo.solver.tree import build_tree
 from poker_envs.core.cards import cards_from_str
@@ -102,3 +102,22 @@ def test_merged_and_unmerged_solves_reach_the_same_value() -> None:
 def test_isomorphism_must_be_a_bool() -> None:
     with pytest.raises(ValueError, match="isomorphism"):
         compile_tree(build_tree(_spot("Qs Jh 2h 8h")), isomorphism="yes")  # type: ignore[arg-type]
+
+
+def test_json_lists_every_turn_card_and_mirrors_the_merged_ones() -> None:
+    """The dump covers all 49 turn cards; a club turn reads the diamond turn's strategy with the suits swapped."""
+    spot = _spot("Qs Jh 2h")
+    cfr, log = solve(spot, accuracy=50.0, max_iterations=3)
+    data = to_json(cfr, log, streets=2)
+    turn_nodes = [n for n in data["nodes"] if any(key for key in n["boards"])]
+    assert turn_nodes
+    swap = str.maketrans("dc", "cd")
+    for node in turn_nodes:
+        assert len(node["boards"]) == 49
+        for card in ("7c", "Ac"):
+            mine, twin = node["boards"][card], node["boards"][card.translate(swap)]
+            assert len(mine["strategy"]) == len(twin["strategy"]) > 0
+            for name, mix in mine["strategy"].items():
+                swapped = name.translate(swap)
+                twin_name = swapped if swapped in twin["strategy"] else swapped[2:] + swapped[:2]
+                assert mix == twin["strategy"][twin_name]

@@ -7,9 +7,10 @@
 The file's commands (``set_pot``, ``set_board``, ``set_range_oop``, ``set_bet_sizes``, ``set_accuracy``,
 ``set_max_iteration``, ``dump_result``, ...) are those of TexasSolver's console (github.com/bupticybee/TexasSolver);
 ``dump_result PATH`` writes the strategies and expected values of the first ``set_dump_rounds`` streets as JSON.
-Exploitability is in percent of the starting pot, as TexasSolver prints it. The solver runs in this process on
-one core; numpy's matrix products use the BLAS threads ``OPENBLAS_NUM_THREADS`` allows when Python starts, and a
-file's ``set_thread_num`` is read and not used. ``--conventions texassolver`` solves
+Exploitability is in percent of the starting pot, as TexasSolver prints it. ``--threads N`` (default: the
+file's ``set_thread_num``) solves N runs of last-street boards at once with numpy (the same numbers as one thread;
+it pays from the flop, where there is a run per turn card); numpy's matrix products also use the BLAS threads
+``OPENBLAS_NUM_THREADS`` allows when Python starts. ``--conventions texassolver`` solves
 the game TexasSolver solves (its bet rounding, no minimum raise, its chance weights); the default is the rules of
 this package's environments.
 """
@@ -43,6 +44,8 @@ def build_parser() -> Any:
                    help="stop after this many seconds of solving, whatever the exploitability (checked with it)")
     p.add_argument("--backend", choices=["numpy", "jax"], default=None,
                    help="array backend (default: numpy; jax runs on a GPU where JAX has one)")
+    p.add_argument("--threads", type=cli.positive_int, default=None,
+                   help="numpy: last-street runs of boards solved at once (default: the file's set_thread_num)")
     p.add_argument("--float32", action="store_true", help="numpy in float32: half the memory (JAX is float32 anyway)")
     p.add_argument("--grid", default=None, metavar="PNG", help="write the first decision's strategy as a 13x13 grid")
     cli.add_json(p, "the solve's summary (iterations, exploitability, seconds, value)")
@@ -71,11 +74,15 @@ def main(argv: list[str] | None = None) -> int:
         if iteration % settings.print_interval == 0 or pct <= accuracy:
             say(f"iteration {iteration}: exploitability {pct:.4f}% of the pot")
 
+    backend = args.backend or settings.backend
+    if backend == "jax" and args.threads not in (None, 1):
+        p.error("--threads: the JAX backend runs on XLA's own threads; --threads applies to --backend numpy")
     cfr, log = solve(commands.spot, accuracy=accuracy, max_iterations=cap, check_every=settings.print_interval,
                      seconds=args.seconds,
-                     algorithm=settings.algorithm, backend=args.backend or settings.backend,
+                     algorithm=settings.algorithm, backend=backend,
                      dtype="float32" if args.float32 else "float64", on_check=on_check,
-                     isomorphism=settings.use_isomorphism)
+                     isomorphism=settings.use_isomorphism,
+                     threads=1 if backend == "jax" else (args.threads or settings.threads))
     if bar is not None:
         bar.close()
     say(f"solved to {log.exploitability_pct:.4f}% of the pot in {log.iterations} iterations, {log.seconds:.2f} s "

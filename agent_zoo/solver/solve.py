@@ -46,14 +46,15 @@ def exploitability_pct(result: Exploitability, pot: int) -> float:
 def solve(spot: Spot, *, accuracy: float = 0.5, max_iterations: int = 1000, check_every: int = 10,
           algorithm: str = "dcfr", backend: str = "numpy", dtype: str = "float64", seconds: float | None = None,
           on_check: Callable[[int, float], None] | None = None, solver: Solver | None = None,
-          isomorphism: bool = True) -> tuple[Solver, SolveLog]:
+          isomorphism: bool = True, threads: int = 1) -> tuple[Solver, SolveLog]:
     """Run CFR until the exploitability (percent of the pot, checked every ``check_every`` iterations and at the
     end) is at most ``accuracy``, ``max_iterations`` have run, or ``seconds`` have passed since the tree was built
     (checked at the same points, so a solve overruns it by at most one round of ``check_every`` iterations). ``on_check(iteration, pct)`` sees each check
     (progress bars, logs). ``backend``: "numpy" or "jax" (float32 unless JAX's x64 mode is on); ``dtype``: numpy's
     "float64" or "float32" (half the memory and time, as TexasSolver stores its numbers); ``isomorphism``:
     solve boards that a permutation of the suits maps onto each other once (exact; it applies where the board and
-    both ranges allow it). Pass ``solver`` to continue an earlier solve of the same spot."""
+    both ranges allow it); ``threads``: numpy solves that many runs of last-street boards at once (the same numbers;
+    it pays from the flop). Pass ``solver`` to continue an earlier solve of the same spot."""
     if seconds is not None and not seconds >= 0:
         raise ValueError(f"seconds: expected a time budget >= 0 or None, got {seconds!r}")
     if accuracy < 0 or max_iterations < 0 or check_every < 1:
@@ -64,6 +65,8 @@ def solve(spot: Spot, *, accuracy: float = 0.5, max_iterations: int = 1000, chec
     start = time.perf_counter()
     if backend not in BACKENDS:
         raise ValueError(f"backend: expected one of {BACKENDS}, got {backend!r}")
+    if backend == "jax" and threads != 1:
+        raise ValueError(f"threads: the JAX backend runs on XLA's own threads; threads={threads!r} applies to numpy")
     if solver is not None:
         cfr = solver
     elif backend == "jax":
@@ -71,7 +74,7 @@ def solve(spot: Spot, *, accuracy: float = 0.5, max_iterations: int = 1000, chec
 
         cfr = JaxRangeCFR(build_tree(spot), algorithm, isomorphism=isomorphism)
     else:
-        cfr = RangeCFR(build_tree(spot), algorithm, dtype=dtype, isomorphism=isomorphism)
+        cfr = RangeCFR(build_tree(spot), algorithm, dtype=dtype, isomorphism=isomorphism, threads=threads)
     built = time.perf_counter()
     curve: list[tuple[int, float]] = []
     result = cfr.exploitability()
