@@ -216,11 +216,18 @@ class RangeCFR(Reads):
         self.average[p][k][:, part] += weight * own[self.layout.streets[k].slot_node[p]] * policy
 
     # Evaluation -----------------------------------------------------------------------------------------------
+    def best_responses(self) -> tuple[float, float]:
+        """Each player's exact best-response value against the other's average strategy (two passes)."""
+        br = [self._per_hand(p, self._sweep(p, mine=None, theirs="average")) for p in (0, 1)]
+        return br[0], br[1]
+
+    def value(self) -> float:
+        """Player 0's expected chips per hand when both play their average strategies (one pass)."""
+        return self._per_hand(0, self._sweep(0, mine="average", theirs="average"))
+
     def exploitability(self) -> Exploitability:
         """Exact best-response values against the average strategies, and the profile's value for player 0."""
-        br = [self._per_hand(p, self._sweep(p, mine=None, theirs="average")) for p in (0, 1)]
-        value = self._per_hand(0, self._sweep(0, mine="average", theirs="average"))
-        return Exploitability((br[0], br[1]), value)
+        return Exploitability(self.best_responses(), self.value())
 
     def _per_hand(self, player: int, root: np.ndarray) -> float:
         return float(passes.per_hand(np, self.layout, self.tables, player, root))

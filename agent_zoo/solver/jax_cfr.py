@@ -65,16 +65,18 @@ class JaxRangeCFR(Reads):
                     average[p][k] = average[p][k] + weight * own[k][st.slot_node[p]] * mine[k]
             return regrets, average
 
-        def evaluate(average: list[list[Any]]) -> Any:
+        def evaluate(average: list[list[Any]], with_value: bool) -> Any:
             avg = [[passes.normalized(jnp, a, b) for a, b in zip(average[p], blocks[p])] for p in (0, 1)]
             reach = [passes.reach(jnp, lay, p, avg[p]) for p in (0, 1)]
-            br = [passes.per_hand(jnp, lay, tab, p, passes.values(jnp, lay, tab, p, reach[1 - p], None)[0][0][0, 0]) for p in (0, 1)]
-            value = passes.per_hand(jnp, lay, tab, 0, passes.values(jnp, lay, tab, 0, reach[1], avg[0])[0][0][0, 0])
-            return jnp.stack([br[0], br[1], value])
+            out = [passes.per_hand(jnp, lay, tab, p, passes.values(jnp, lay, tab, p, reach[1 - p], None)[0][0][0, 0]) for p in (0, 1)]
+            if with_value:
+                out.append(passes.per_hand(jnp, lay, tab, 0, passes.values(jnp, lay, tab, 0, reach[1], avg[0])[0][0][0, 0]))
+            return jnp.stack(out)
 
         # Compiled here, with the tree (a solve's clock starts after building, as TexasSolver's does).
         self._step = jax.jit(step, donate_argnums=(0, 1)).lower(self.regrets, self.average, 1.0, 1.0, 1.0).compile()
-        self._evaluate = jax.jit(evaluate).lower(self.average).compile()
+        self._evaluate = jax.jit(lambda a: evaluate(a, True)).lower(self.average).compile()
+        self._best_responses = jax.jit(lambda a: evaluate(a, False)).lower(self.average).compile()
 
     def iterate(self, iterations: int = 1) -> None:
         """Run ``iterations`` alternating updates of both players."""
@@ -86,6 +88,15 @@ class JaxRangeCFR(Reads):
             negative = discount_factor(t, var.negative_discount_beta)
             weight = average_weight(t, var.average_weight_power)
             self.regrets, self.average = self._step(self.regrets, self.average, positive, negative, weight)
+
+    def best_responses(self) -> tuple[float, float]:
+        """Each player's exact best-response value against the other's average strategy."""
+        br0, br1 = (float(x) for x in np.asarray(self._best_responses(self.average)))
+        return br0, br1
+
+    def value(self) -> float:
+        """Player 0's expected chips per hand when both play their average strategies."""
+        return self.exploitability().value
 
     def exploitability(self) -> Exploitability:
         br0, br1, value = (float(x) for x in np.asarray(self._evaluate(self.average)))

@@ -77,19 +77,19 @@ def solve(spot: Spot, *, accuracy: float = 0.5, max_iterations: int = 1000, chec
         cfr = RangeCFR(build_tree(spot), algorithm, dtype=dtype, isomorphism=isomorphism, threads=threads)
     built = time.perf_counter()
     curve: list[tuple[int, float]] = []
-    result = cfr.exploitability()
-    pct = exploitability_pct(result, spot.pot)
+    # the checks need the best responses alone; the profile's value (one more pass) is taken once, at the end
+    pct = exploitability_pct(Exploitability(cfr.best_responses(), 0.0), spot.pot)
     while pct > accuracy and cfr.iteration < max_iterations:
         if seconds is not None and cfr.iteration and time.perf_counter() - built >= seconds:
             break
         cfr.iterate(min(check_every, max_iterations - cfr.iteration))
-        result = cfr.exploitability()
-        pct = exploitability_pct(result, spot.pot)
+        pct = exploitability_pct(Exploitability(cfr.best_responses(), 0.0), spot.pot)
         curve.append((cfr.iteration, pct))
         if on_check is not None:
             on_check(cfr.iteration, pct)
+    value = cfr.value()
     done = time.perf_counter()
-    return cfr, SolveLog(cfr.iteration, pct, result.value, done - built, built - start, curve)
+    return cfr, SolveLog(cfr.iteration, pct, value, done - built, built - start, curve)
 
 
 def expected_values(cfr: Solver, player: int) -> list[np.ndarray]:
