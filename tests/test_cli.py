@@ -20,6 +20,8 @@ from agent_zoo import cli
 
 ROOT = Path(__file__).resolve().parent.parent
 TOOLS = {  # python -m agent_zoo.<tool> -> the module whose main() it runs
+    "bridges.slumbot": "agent_zoo.bridges.slumbot",
+    "bridges.slumbot_server": "agent_zoo.bridges.slumbot_server",
     "cfr": "agent_zoo.cfr.__main__",
     "clustering": "agent_zoo.clustering.__main__",
     "cnn": "agent_zoo.cnn.__main__",

@@ -1,0 +1,1 @@
+"""Bridges: zoo agents playing outside programs through their own protocols (Slumbot's HTTP API)."""
