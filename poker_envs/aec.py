@@ -16,7 +16,7 @@ from __future__ import annotations
 import inspect
 import warnings
 from collections.abc import Callable, Sequence
-from typing import Any, ParamSpec
+from typing import Any, ParamSpec, Protocol
 
 import numpy as np
 from gymnasium import logger, spaces
@@ -32,6 +32,20 @@ from poker_envs.session import Session
 
 RenderFn = Callable[[GameState], str]
 PASS = 1  # the one legal action of a turn in a game decided without decisions (hold'em: check)
+
+
+class ActionMap(Protocol):
+    """Environment action ids that are not the rules' own (an env that keeps another library's ids): the
+    adapter masks, checks and plays through it. ``pass_action`` is the env id of the rules' ``PASS`` (check)."""
+
+    num_actions: int
+    pass_action: int
+
+    def mask(self, state: GameState) -> np.ndarray:
+        """The int8 mask over env ids of the player to act at ``state``."""
+
+    def rules_action(self, state: GameState, action: int) -> int:
+        """The rules' id of env id ``action`` at ``state``; ValueError naming it and the legal env ids if illegal."""
 
 
 def show_text(text: str, render_mode: str) -> str | None:
@@ -105,10 +119,12 @@ class PokerAECEnv(AECEnv):
         reward_scale: float = 1.0,
         public_space: spaces.Box | None = None,
         history: tuple[HistoryLayout, spaces.Box] | None = None,
+        action_map: ActionMap | None = None,
     ) -> None:
         """``public_space``: the Box of the public betting state (``encoders.public``); given, every observation
         dict has a ``"public"`` vector too (the hold'em family). ``history``: the layout and Box of the hand so
         far (``encoders.history``, the opt-in ``history=True``); given, observations have a ``"history"`` too.
+        ``action_map``: env action ids other than the rules' (None: the rules' ids).
         ``game`` fixes the spaces: in a session it is the template every hand's game fits in."""
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
@@ -118,7 +134,9 @@ class PokerAECEnv(AECEnv):
         self.render_mode = render_mode
         self._render_fn = render_fn
         self._reward_scale = float(reward_scale)
-        self._num_actions = game.num_distinct_actions
+        self.action_map = action_map
+        self._num_actions = game.num_distinct_actions if action_map is None else action_map.num_actions
+        self._pass_action = PASS if action_map is None else action_map.pass_action
         self.possible_agents = [f"player_{i}" for i in range(game.num_players)]
         parts = {
             "observation": encoder.observation_space,
@@ -137,7 +155,7 @@ class PokerAECEnv(AECEnv):
         self._rng = np.random.default_rng()
         self._no_mask = np.zeros(self._num_actions, dtype=np.int8)
         self._pass_mask = self._no_mask.copy()
-        self._pass_mask[PASS] = 1
+        self._pass_mask[self._pass_action] = 1
         self._passes: list[int] = []  # rules seats still to pass in a game over before any decision
         self._penalties: dict[str, float] = {}  # illegal-move penalties of the hand, paid with its result
         self.state: GameState | None = None
@@ -232,7 +250,7 @@ class PokerAECEnv(AECEnv):
             return self._final_obs[agent]
         state = self.state
         if state.current_player() == seat:
-            mask = state.legal_actions_mask(self._num_actions)
+            mask = state.legal_actions_mask(self._num_actions) if self.action_map is None else self.action_map.mask(state)
         elif self._passes and self._passes[0] == seat:
             mask = self._pass_mask.copy()
         else:
@@ -275,8 +293,9 @@ class PokerAECEnv(AECEnv):
         if a is None:
             self._was_dead_step(None)
             return
-        if self._passes and a != PASS:
-            raise ValueError(f"{agent}: the hand was decided without decisions; the only legal action is {PASS} (pass)")
+        if self._passes and a != self._pass_action:
+            raise ValueError(f"{agent}: the hand was decided without decisions; the only legal action is "
+                             f"{self._pass_action} (pass)")
         self._move(agent, a)
 
     def _move(self, agent: str, action: int | None) -> None:
@@ -287,8 +306,10 @@ class PokerAECEnv(AECEnv):
         else:
             if action is None:
                 self.state.forfeit()
-            else:
+            elif self.action_map is None:
                 self.state.apply(action)
+            else:
+                self.state.apply(self.action_map.rules_action(self.state, action))
             play_chance(self.state, self._rng)
         self._cumulative_rewards[agent] = 0.0
         self._after_move()
@@ -298,7 +319,9 @@ class PokerAECEnv(AECEnv):
     def is_legal(self, action: int) -> bool:
         """Whether action id ``action`` is legal for the agent to act (the mask ``observe`` gives it)."""
         if self._passes:
-            return action == PASS
+            return action == self._pass_action
+        if self.action_map is not None:
+            return 0 <= action < self._num_actions and bool(self.action_map.mask(self.state)[action])
         return 0 <= action < self._num_actions and action in self.state.legal_actions()
 
     def forfeit(self, penalty: float) -> None:

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Unpack
 
-from poker_envs._holdem_env import HoldemAECEnv
+from poker_envs.holdem_env import HoldemAECEnv
 from poker_envs.aec import aec_metadata, classic_env, turn_based_env
 from poker_envs.encoders.base import EncoderSpec
 from poker_envs.encoders.catalog import available_encoders

@@ -15,7 +15,7 @@ to a module of the project), or a module path component (``a.b._c``). A private 
 that holds it: ``_x`` of module ``a.b.m`` and the module ``a.b._c`` belong to package ``a.b`` (a package's
 own ``__init__`` belongs to that package). A module may use the private names of its own package (its
 siblings': that is what a leading underscore on a module such as ``vector/_holdem_kernels.py`` is for) and
-nothing else: not its parent's (``poker_envs.vector`` reading ``poker_envs._holdem_env``), not a
+nothing else: not its parent's (``poker_envs.vector`` reading a private module of ``poker_envs``), not a
 subpackage's (``poker_envs.session`` reading ``poker_envs.encoders._holdem``), not another top-level
 package's. ``examples/`` are checked the same way (each script is its own package: they use only public
 names); ``benchmarks/`` are not (they time private kernels on purpose).

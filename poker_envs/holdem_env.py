@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from poker_envs.aec import PokerAECEnv, warn_unknown_options
+from poker_envs.aec import ActionMap, PokerAECEnv, warn_unknown_options
 from poker_envs.encoders.base import EncoderSpec, resolve_encoder
 from poker_envs.encoders.catalog import available_encoders
 from poker_envs.encoders.history import history_option
@@ -49,7 +49,12 @@ class HoldemAECEnv(PokerAECEnv):
         render_mode: str | None,
         session: SessionConfig | None = None,
         history: bool = False,
+        *,
+        public: bool = True,
+        action_map: ActionMap | None = None,
     ) -> None:
+        """``public=False`` leaves the ``"public"`` betting state out of the observations (an env keeping another
+        library's observation dict); ``action_map``: env action ids other than the rules' (``aec.ActionMap``)."""
         if reward_unit not in ("big_blinds", "chips"):
             raise ValueError(f"reward_unit must be 'big_blinds' or 'chips', got {reward_unit!r}")
         session = session or SessionConfig()
@@ -69,9 +74,10 @@ class HoldemAECEnv(PokerAECEnv):
         scale = 1.0 / config.big_blind if reward_unit == "big_blinds" else 1.0
         levels = session.blind_levels or ((config.small_blind, config.big_blind, config.ante),)
         chips = max([total] + [bb + ante for _, bb, ante in levels])
-        public = public_space(n, chips, session.hands_per_episode, len(levels) - 1)
         hand = history_option(history, n, config.hole_cards, sum(config.board_cards), game.max_game_length, chips, session.is_session)
-        super().__init__(game, encoder, render_holdem, render_mode, reward_scale=scale, public_space=public, history=hand)
+        super().__init__(game, encoder, render_holdem, render_mode, reward_scale=scale,
+                         public_space=public_space(n, chips, session.hands_per_episode, len(levels) - 1) if public else None,
+                         history=hand, action_map=action_map)
         self._next_button = 0
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
