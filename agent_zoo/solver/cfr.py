@@ -36,7 +36,7 @@ class Variant:
     negative_discount_beta: float | None  # DCFR: negative regrets scaled by t^b/(t^b+1)
 
 
-CHUNK_ELEMENTS = 1 << 22  # entries of a last-street node array solved at once (32 MB in float64)
+CHUNK_ELEMENTS = 1 << 21  # entries of a last-street node array solved at once (16 MB in float64)
 
 VARIANTS = {
     "dcfr": Variant(False, 2.0, 1.5, 0.0),
@@ -143,22 +143,33 @@ class RangeCFR(Reads):
         return passes.normalized(np, weights, self.layout.streets[k].blocks[player])
 
     def chunks(self) -> list[tuple[slice, slice]]:
-        """The last street's boards in runs solved at once, as (boards of the street before, their children on the
-        last street): whole runs dealt from one board of the street before, as many as keep a node array under
-        ``chunk_elements`` entries (the flop's river boards do not fit in memory at once; a river or turn spot is
-        one run)."""
+        """The last street's boards in runs solved at once, as (boards of the street before, boards of the last
+        street): the children of whole boards of the street before, as many as keep a node array under
+        ``chunk_elements`` entries, or a part of one board's children where they alone are more (the flop's
+        river boards do not fit in memory at once; a river spot is one run)."""
         lay = self.layout
         last = lay.streets[-1]
         if len(lay.streets) == 1:
             return [(slice(None), slice(None))]
         start = lay.streets[-2].child_start
-        parents = len(start) - 1
-        per_parent = (last.num_nodes + 1) * int(np.diff(start).max()) * max(len(h) for h in lay.holdings)
-        step = max(1, self.chunk_elements // per_parent)
-        if step >= parents:
+        per_run = max(1, self.chunk_elements // ((last.num_nodes + 1) * max(len(h) for h in lay.holdings)))
+        if start[-1] <= per_run:
             return [(slice(None), slice(None))]
-        return [(slice(i, min(i + step, parents)), slice(int(start[i]), int(start[min(i + step, parents)])))
-                for i in range(0, parents, step)]
+        runs: list[tuple[slice, slice]] = []
+        i, parents = 0, len(start) - 1
+        while i < parents:
+            j = i + 1
+            while j < parents and start[j + 1] - start[i] <= per_run:
+                j += 1
+            if start[j] - start[i] <= per_run or j > i + 1:
+                runs.append((slice(i, j), slice(int(start[i]), int(start[j]))))
+            else:  # one board's children alone are too many: even parts of them
+                n = int(start[j] - start[i])
+                parts = -(-n // per_run)
+                edges = start[i] + (np.arange(parts + 1) * n) // parts
+                runs.extend((slice(i, j), slice(int(a), int(b))) for a, b in zip(edges[:-1], edges[1:]))
+            i = j
+        return runs
 
     def _sweep(self, p: int, mine: str | None, theirs: str, learn: tuple | None = None) -> np.ndarray:
         """One pass for player ``p``: the other plays its ``theirs`` strategy, ``p`` its ``mine`` (None: a best
@@ -181,26 +192,33 @@ class RangeCFR(Reads):
             before = lay.streets[last - 1]
             chance = np.zeros((len(before.chance_nodes), len(before.boards), len(lay.holdings[p])), dtype=self.dtype)
 
-        def run(above: slice, part: slice) -> np.ndarray:
+        runs = self.chunks()
+
+        def run(above: slice, part: slice) -> tuple[np.ndarray | None, np.ndarray | None]:
+            """One run's values on a one-street spot, else its share of the chance nodes' values above it;
+            learning as it goes. (Threads hold every run's result until all are summed: shares only.)"""
             theirs_here = self._policy(q, last, part, theirs)
             other = passes.street_reach(np, lay, q, last, theirs_here, top_q[-1] if last else None, part)
             here = None if mine is None else self._policy(p, last, part, mine)
             v, instant = passes.street_values(np, lay, tab, p, last, other, here, None, part)
-            if last:
-                chance[:, above] = passes.chance_values(np, lay, p, last - 1, v, above)
             if learn is not None:
                 own = passes.street_reach(np, lay, p, last, here, top_p[-1] if last else None, part)
                 self._learn(p, last, part, instant, own, here, learn)
-            return v
+            if not last:
+                return v, None
+            return None, passes.chance_values(np, lay, p, last - 1, v, above, part if len(runs) > 1 else None)
 
-        runs = self.chunks()
         if self.threads > 1 and len(runs) > 1:
             if self._pool is None:
                 self._pool = ThreadPoolExecutor(self.threads, thread_name_prefix="solver")
-            list(self._pool.map(lambda run_: run(*run_), runs))
+            results = self._pool.map(lambda run_: run(*run_), runs)
         else:
-            for above, part in runs:
-                v = run(above, part)
+            results = (run(above, part) for above, part in runs)
+        for (above, _), (values, share) in zip(runs, results):  # in order: the same sums with any number of threads
+            if share is not None:
+                chance[:, above] += share
+            else:
+                v = values
         for k in range(last - 1, -1, -1):
             v, instant = passes.street_values(np, lay, tab, p, k, top_q[k], pol_p[k] if mine is not None else None, chance)
             if learn is not None:

@@ -178,7 +178,7 @@ def compile_tree(tree: PublicTree, isomorphism: bool = True) -> Layout:
         if k + 1 < len(boards):
             start, child, card_map = deals[k]
             trivial = bool((card_map == 0).all())
-            perm = None if trivial else (moved[0][card_map], moved[1][card_map])
+            perm = None if trivial else (moved[0][card_map].astype(np.int32), moved[1][card_map].astype(np.int32))
             deal = (start, child, card_map, perm)
         else:
             none = np.zeros((len(boards[k]), 0), dtype=np.int64)

@@ -125,20 +125,35 @@ def terminal_values(xp: Any, layout: Layout, tables: Tables, player: int, k: int
     return v
 
 
-def chance_values(xp: Any, layout: Layout, player: int, k: int, below: Array, boards: slice = slice(None)) -> Array:
+def chance_values(xp: Any, layout: Layout, player: int, k: int, below: Array, boards: slice = slice(None),
+                  children: slice | None = None) -> Array:
     """(C, b, H): the values at street ``k``'s chance nodes for its boards ``boards``, from ``below``, the values on
     street ``k + 1`` for the boards dealt from them: each card that can come counts once, a card whose board has
-    a suit-isomorphic representative through the representative's values of the mapped holdings."""
+    a suit-isomorphic representative through the representative's values of the mapped holdings. ``children``:
+    the boards of street ``k + 1`` that ``below`` holds when they are only part of one board's children (a run
+    of a long street); the values are then that part's share, to be added up over the parts."""
     st = layout.streets[k]
     start, stop, _ = boards.indices(len(st.boards))
     first, last = int(st.child_start[start]), int(st.child_start[stop])
+    if children is not None:
+        first, last, _ = children.indices(len(layout.streets[k + 1].boards))
     child = below[st.chance_children] * xp.asarray(layout.valid[player][k + 1][first:last])[None]
     c, h = len(st.chance_nodes), child.shape[-1]
-    if st.deal_perm is None:  # every card's board is its own: a run of K children per board
+    whole = (first, last) == (int(st.child_start[start]), int(st.child_start[stop]))
+    if whole and st.deal_perm is None:  # every card's board is its own: a run of K children per board
         return layout.chance_weight[k] * child.reshape(c, stop - start, st.cards_dealt, h).sum(axis=2)
-    flat = (st.deal_child[start:stop, :, None] - first) * h + st.deal_perm[player][start:stop]  # (b, K, H)
+    dealt = st.deal_child[start:stop]  # (b, K)
+    perm = np.broadcast_to(np.arange(h), dealt.shape + (h,)) if st.deal_perm is None else st.deal_perm[player][start:stop]
+    if whole:
+        flat = (dealt[:, :, None] - first) * h + perm  # (b, K, H)
+        gathered = xp.take(child.reshape(c, -1), xp.asarray(flat.reshape(-1)), axis=1)
+        return layout.chance_weight[k] * gathered.reshape(c, stop - start, st.cards_dealt, h).sum(axis=2)
+    if stop - start != 1:
+        raise ValueError("children: a part of the children of one board at a time")
+    cards = np.flatnonzero((dealt[0] >= first) & (dealt[0] < last))  # the cards whose boards are in the part
+    flat = (dealt[0, cards, None] - first) * h + perm[0, cards]
     gathered = xp.take(child.reshape(c, -1), xp.asarray(flat.reshape(-1)), axis=1)
-    return layout.chance_weight[k] * gathered.reshape(c, stop - start, st.cards_dealt, h).sum(axis=2)
+    return layout.chance_weight[k] * gathered.reshape(c, 1, len(cards), h).sum(axis=2)
 
 
 def street_values(xp: Any, layout: Layout, tables: Tables, player: int, k: int, other_k: Array,
