@@ -472,6 +472,9 @@ class ForfeitIllegalWrapper(_OneHop, wrappers.BaseWrapper):
             raise TypeError(f"ForfeitIllegalWrapper wraps poker_envs environments, not {type(self._raw).__name__}")
         self.illegal_reward = float(illegal_reward)
 
+    def __str__(self) -> str:
+        return str(self.env)  # the environment's name, as TerminateIllegalWrapper prints
+
     def step(self, action: Any) -> None:
         raw = self._raw
         if action is not None and raw.agents and not (raw.terminations[raw.agent_selection] or raw.truncations[raw.agent_selection]):
@@ -528,6 +531,9 @@ class FastOrderEnforcingWrapper(_OneHop, wrappers.OrderEnforcingWrapper):
     def __init__(self, env: AECEnv) -> None:
         super().__init__(env)
         self._raw = env.unwrapped
+
+    def __str__(self) -> str:
+        return str(self.env)  # the environment's name ("nolimit_holdem_v0"), as OrderEnforcingWrapper prints
 
     def step(self, action: Any) -> None:
         raw = self._raw

@@ -47,6 +47,7 @@ class GameEntry:
     vector_factory: str = ""  # "module:function" of its batched engine (``poker_envs.vector.make``); "" for none
     jax_factory: str = ""  # "module:function" of its JAX functional game (``vector.functional.make``); "" for none
     phh_variant: str = ""  # its code in the PHH hand-history format ("NT", "PO"); "" where the format has none
+    classic_module: str = ""  # module of poker_envs.classic keeping PettingZoo's RLCard-based env of it; "" for none
 
     @property
     def vector_name(self) -> str:
@@ -57,6 +58,14 @@ class GameEntry:
     def module_path(self) -> str:
         """The importable module name (``poker_envs.leduc_holdem_v0``)."""
         return f"poker_envs.{self.env_module}"
+
+    @property
+    def classic_pettingzoo_id(self) -> str:
+        """``pettingzoo.make("aec", id)`` of its ``classic_module`` ("poker_envs/texas_holdem_no_limit-v6"); "" for none."""
+        if not self.classic_module:
+            return ""
+        name, _, version = self.classic_module.rpartition("_v")
+        return f"poker_envs/{name}-v{version}"
 
 
 # Rules factories (they import the rules module when called).
@@ -133,7 +142,7 @@ GAMES: tuple[GameEntry, ...] = (
         heads_up=(("num_players", 2),),
         vector_factory="poker_envs.vector.holdem_games:make_nolimit",
         jax_factory="poker_envs.vector.jax.holdem:make_nolimit",
-        phh_variant="NT",
+        phh_variant="NT", classic_module="texas_holdem_no_limit_v6",
         family="holdem", text_views=True, solvers=("jax_ppo", "lbr"),
     ),
     GameEntry(
@@ -143,7 +152,7 @@ GAMES: tuple[GameEntry, ...] = (
         heads_up=(("num_players", 2),),
         vector_factory="poker_envs.vector.holdem_games:make_limit",
         jax_factory="poker_envs.vector.jax.holdem:make_limit",
-        phh_variant="FT",
+        phh_variant="FT", classic_module="texas_holdem_v4",
         family="holdem", text_views=True,
     ),
     GameEntry(
@@ -188,6 +197,7 @@ GAMES: tuple[GameEntry, ...] = (
         key="leduc", title="Leduc hold'em", env_module="leduc_holdem_v0",
         pettingzoo_id="poker_envs/leduc_holdem-v0", gymnasium_id="poker_envs/LeducHoldem-v0",
         rules=leduc, encoders=("default", "infostate", "rank_chips"), players=(2, 2), solvers=("cfr", "rnad", "jax_ppo", "lbr"),
+        classic_module="leduc_holdem_v4",
         vector_factory="poker_envs.vector.leduc:make_leduc",
         jax_factory="poker_envs.vector.jax.leduc:make_leduc",
     ),

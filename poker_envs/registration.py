@@ -1,7 +1,8 @@
 """Registration of every game of ``poker_envs.catalog`` in PettingZoo's and Gymnasium's registries.
 
 ``import poker_envs`` calls ``register_all()``; then e.g.
-``pettingzoo.make("aec", "poker_envs/nolimit_holdem-v0", num_players=6)`` and
+``pettingzoo.make("aec", "poker_envs/nolimit_holdem-v0", num_players=6)``,
+``pettingzoo.make("aec", "poker_envs/texas_holdem_no_limit-v6")`` (``poker_envs.classic``) and
 ``gymnasium.make("poker_envs/LeducHoldem-v0", opponent="random")`` work. Entry points are strings, so
 registering imports no environment module and nothing of ``wrappers`` (the Gymnasium view,
 ``wrappers.single_agent.SingleAgentEnv``, is imported by the first ``gymnasium.make``).
@@ -18,6 +19,10 @@ import pettingzoo
 from poker_envs.catalog import GAMES
 
 AEC_ENVS: dict[str, str] = {g.pettingzoo_id: f"{g.module_path}:env" for g in GAMES}
+# PettingZoo's RLCard-based classic envs kept in poker_envs.classic, e.g. "poker_envs/texas_holdem_no_limit-v6".
+CLASSIC_AEC_ENVS: dict[str, str] = {
+    g.classic_pettingzoo_id: f"poker_envs.classic.{g.classic_module}:env" for g in GAMES if g.classic_module
+}
 PARALLEL_ENVS: dict[str, str] = {g.pettingzoo_id: f"{g.module_path}:parallel_env" for g in GAMES if g.parallel}
 # Gymnasium id -> poker_envs module, from the catalog (one hand per episode, so no TimeLimit is added).
 GYMNASIUM_ENVS: dict[str, str] = {g.gymnasium_id: g.env_module for g in GAMES}
@@ -46,7 +51,7 @@ def register_gymnasium() -> None:
 
 def register_all() -> None:
     """Put every environment into PettingZoo's AEC and parallel registries and Gymnasium's (idempotent)."""
-    for env_id, entry in AEC_ENVS.items():
+    for env_id, entry in (AEC_ENVS | CLASSIC_AEC_ENVS).items():
         if env_id not in pettingzoo.aec_registry:
             pettingzoo.register("aec", env_id, entry)
     for env_id, entry in PARALLEL_ENVS.items():
