@@ -35,7 +35,10 @@ demo: setup-demo
 	$(PY) -m agent_zoo.showcase
 
 # The suite runs on every core (pytest-xdist: one worker per core, idle workers take tests from busy ones).
+# tests/browser.py first installs the headless Chromium the viewer's browser test drives (apt-get, as root, only
+# when it is missing; it says what it does).
 test: setup
+	$(PY) tests/browser.py
 	$(PY) -m pytest -n auto --dist worksteal --durations=15
 
 # The documentation site (MkDocs + mkdocstrings) into site/; `make test` builds it in strict mode (tests/test_docs.py).

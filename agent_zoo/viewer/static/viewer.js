@@ -251,6 +251,8 @@ function drawPlay() {
 // ---- wiring -----------------------------------------------------------------------------------------
 
 function showView(name) {
+  const hash = name === "play" ? "#play" : "";
+  if (location.hash !== hash) history.replaceState(null, "", location.pathname + hash);
   for (const tab of document.querySelectorAll(".tab")) tab.classList.toggle("active", tab.dataset.view === name);
   $("view-replays").hidden = name !== "replays";
   $("view-play").hidden = name !== "play";
@@ -280,6 +282,7 @@ function wire() {
     playRequest("/api/play/new", { game: $("new-game").value, agent: $("new-agent").value.trim(),
       seed: seed === "" ? null : Number(seed) });
   });
+  window.addEventListener("hashchange", () => showView(location.hash === "#play" ? "play" : "replays"));
   if (location.hash === "#play") showView("play");
   loadHands().catch((err) => showError(err.message));
 }
