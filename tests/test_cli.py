@@ -37,6 +37,7 @@ TOOLS = {  # python -m agent_zoo.<tool> -> the module whose main() it runs
     "solver": "agent_zoo.solver.__main__",
     "threshold": "agent_zoo.threshold.__main__",
     "tournament": "agent_zoo.tournament",
+    "viewer": "agent_zoo.viewer.__main__",
 }
 EXAMPLES = sorted(p.stem for p in (ROOT / "examples").glob("*.py"))
 
@@ -271,6 +272,7 @@ SMALL_BUDGETS = {  # option -> value: what a command may be cut to and still run
 # Parsed by test_documented_command_parses but not run here: JAX training runs and the jax: checkpoints they
 # write need minutes of compiling (tests/test_jax_ppo.py trains, saves and plays such a checkpoint).
 NOT_RUN = ("jax:", "jax_ppo train --game", "jax_ppo exploitability")
+NOT_RUN += ("viewer ",)  # the viewer serves until stopped (tests/test_viewer*.py serve it in a thread)
 
 
 def run_commands() -> list[tuple[str, str, str]]:
