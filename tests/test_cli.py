@@ -270,8 +270,10 @@ SMALL_BUDGETS = {  # option -> value: what a command may be cut to and still run
     "--sampled": "200",
 }
 # Parsed by test_documented_command_parses but not run here: JAX training runs and the jax: checkpoints they
-# write need minutes of compiling (tests/test_jax_ppo.py trains, saves and plays such a checkpoint).
-NOT_RUN = ("jax:", "jax_ppo train --game", "jax_ppo exploitability")
+# write need minutes of compiling (tests/test_jax_ppo.py trains, saves and plays such a checkpoint); the Slumbot
+# client needs a server (slumbot.com is on the internet, the local one serves until stopped: tests/test_slumbot.py
+# plays the client against a local server in a thread).
+NOT_RUN = ("jax:", "jax_ppo train --game", "jax_ppo exploitability", "bridges.slumbot")
 NOT_RUN += ("viewer ",)  # the viewer serves until stopped (tests/test_viewer*.py serve it in a thread)
 
 
