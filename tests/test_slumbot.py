@@ -351,6 +351,13 @@ def test_the_server_refuses_illegal_actions() -> None:
             connection.post("nonesuch", {})
 
 
+def test_connection_errors_name_the_cause() -> None:
+    with pytest.raises(ValueError, match="url must be an http:// or https:// address"):
+        SlumbotConnection("slumbot.com")
+    with pytest.raises(SlumbotError, match="could not be reached"):
+        SlumbotConnection("http://127.0.0.1:1", retries=0).new_hand(None)  # nothing listens on port 1
+
+
 def test_tokens_read_the_syntax_only() -> None:
     moves, streets = tokens("b200c/kb400")
     assert [(m.street, m.letter, m.to, m.at) for m in moves] == [(0, "b", 200, 0), (0, "c", 0, 4), (1, "k", 0, 6),

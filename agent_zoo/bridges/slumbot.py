@@ -37,6 +37,7 @@ from agent_zoo.bridges.slumbot_seat import AgentSeat, holes_for, stand_ins
 from poker_envs import phh
 from poker_envs.core.cards import cards_arg
 from poker_envs.games.holdem import HoldemState
+from wrappers.hand_history import hand_from_state
 
 PHH_FILE = "slumbot.phhs"
 RUN_FILE = "slumbot_run.json"
@@ -121,8 +122,6 @@ def finished_state(reply: Mapping[str, Any]) -> tuple[HoldemState, bool]:
 
 def hand_record(state: HoldemState, reply: Mapping[str, Any], agent: str, number: int, known: bool) -> phh.Hand:
     """The PHH hand of a finished hand (``known``: Slumbot's cards were shown; else they are written ``????``)."""
-    from wrappers.hand_history import hand_from_state
-
     position = int(reply["client_pos"])
     names = ["slumbot", "slumbot"]
     names[position] = agent
@@ -141,14 +140,19 @@ def hand_record(state: HoldemState, reply: Mapping[str, Any], agent: str, number
     return replace(hand, actions=actions, finishing_stacks=finishing)
 
 
+def outcome_of_reply(reply: Mapping[str, Any]) -> HandOutcome:
+    """The outcome of a finished hand's reply (``winnings``, ``baseline_winnings`` if reported, ``client_pos``)."""
+    baseline = reply.get("baseline_winnings")
+    return HandOutcome(int(reply["winnings"]), None if baseline is None else int(baseline), int(reply["client_pos"]))
+
+
 def outcome_of(hand: phh.Hand) -> HandOutcome:
     """A logged hand's outcome (its ``_winnings``, ``_baseline_winnings``, ``_client_pos`` fields)."""
     f = hand.fields
-    try:
-        return HandOutcome(int(f["_winnings"]), None if f.get("_baseline_winnings") is None else int(f["_baseline_winnings"]),
-                           int(f["_client_pos"]))
-    except KeyError as exc:
-        raise ValueError(f"{hand.source}: a Slumbot hand needs the field {exc.args[0]}; is this a Slumbot run's file?") from None
+    if "_winnings" not in f or "_client_pos" not in f:
+        raise ValueError(f"{hand.source}: a Slumbot run's hand has the fields _winnings and _client_pos")
+    return outcome_of_reply({"winnings": f["_winnings"], "baseline_winnings": f.get("_baseline_winnings"),
+                             "client_pos": f["_client_pos"]})
 
 
 def complete(hand: phh.Hand) -> bool:
@@ -248,9 +252,12 @@ def run(agent: str, hands: int, url: str = DEFAULT_URL, out: str | Path | None =
         raise ValueError(f"the run already has {len(outcomes)} hands, more than hands={hands}")
     bar = None
     if progress:
-        from tqdm.auto import tqdm
-
-        bar = tqdm(total=hands, initial=len(outcomes), unit="hand", desc="slumbot")
+        try:
+            from tqdm.auto import tqdm
+        except ImportError:  # a bare install: no bar rather than no run
+            tqdm = None
+        if tqdm is not None:
+            bar = tqdm(total=hands, initial=len(outcomes), unit="hand", desc="slumbot")
     token = connection.login(username, password) if username is not None and password is not None else None
     try:
         while len(outcomes) < hands:
@@ -258,7 +265,7 @@ def run(agent: str, hands: int, url: str = DEFAULT_URL, out: str | Path | None =
             token, reply, state, known = play_hand(connection, token, seat, np.random.default_rng([seed, number]))
             if folder is not None:
                 write_hand(folder / PHH_FILE, hand_record(state, reply, agent, number, known), number)
-            outcomes.append(HandOutcome(int(reply["winnings"]), reply.get("baseline_winnings"), int(reply["client_pos"])))
+            outcomes.append(outcome_of_reply(reply))
             if bar is not None:
                 bar.update(1)
                 bar.set_postfix_str(f"{mean_ci([o.winnings * BB_PER_100 for o in outcomes])[0]:+.1f} bb/100")
