@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from poker_envs import catalog
 from poker_envs.aec import DealOptionAECEnv, classic_env
-from poker_envs.classic.common import check_screen_height, classic_metadata
+from poker_envs.classic.common import ClassicRender, check_screen_height, classic_metadata
 from poker_envs.classic.rlcard_actions import RLCARD_LIMIT_ACTIONS
 from poker_envs.encoders.rlcard import RLCardLeducEncoder
 from poker_envs.render.small_games import render_leduc
@@ -25,7 +25,7 @@ __all__ = ["env", "raw_env"]
 REWARD_SCALE = 0.5  # RLCard pays Leduc in units of its big blind, 2 chips
 
 
-class raw_env(DealOptionAECEnv):
+class raw_env(ClassicRender, DealOptionAECEnv):
     metadata = classic_metadata("leduc_holdem_v4")
 
     def __init__(self, render_mode: str | None = None, screen_height: int | None = 1000) -> None:

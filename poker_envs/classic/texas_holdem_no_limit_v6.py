@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from poker_envs.holdem_env import HoldemAECEnv
 from poker_envs.aec import classic_env
-from poker_envs.classic.common import check_screen_height, classic_metadata
+from poker_envs.classic.common import ClassicRender, check_screen_height, classic_metadata
 from poker_envs.encoders.rlcard import RLCardNolimitEncoder
 from poker_envs.games.holdem_args import table_config
 
@@ -27,7 +27,7 @@ STACK = 100  # RLCard's chips_for_each
 RAISE_FRACTIONS = ("1/2", "1")  # ids 2 and 3; the rules' last id (4) is all-in
 
 
-class raw_env(HoldemAECEnv):
+class raw_env(ClassicRender, HoldemAECEnv):
     metadata = classic_metadata("texas_holdem_no_limit_v6")
 
     def __init__(self, num_players: int = 2, render_mode: str | None = None, screen_height: int | None = 1000) -> None:

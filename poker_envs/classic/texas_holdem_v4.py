@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from poker_envs.holdem_env import HoldemAECEnv
 from poker_envs.aec import classic_env
-from poker_envs.classic.common import check_screen_height, classic_metadata
+from poker_envs.classic.common import ClassicRender, check_screen_height, classic_metadata
 from poker_envs.classic.rlcard_actions import RLCARD_LIMIT_ACTIONS
 from poker_envs.encoders.rlcard import RLCardLimitEncoder
 from poker_envs.games.holdem_args import table_config
@@ -27,7 +27,7 @@ SMALL_BLIND, BIG_BLIND = 1, 2  # RLCard's limit blinds; a bet is a big blind, tw
 STACK = 100 * BIG_BLIND  # more than the 48 chips a player can bet in a hand: nobody is all-in
 
 
-class raw_env(HoldemAECEnv):
+class raw_env(ClassicRender, HoldemAECEnv):
     metadata = classic_metadata("texas_holdem_v4")
 
     def __init__(self, num_players: int = 2, render_mode: str | None = None, screen_height: int | None = 1000) -> None:
