@@ -14,11 +14,11 @@ mover's hand and costs 1 more.
 
 from __future__ import annotations
 
-from poker_envs.holdem_env import HoldemAECEnv
 from poker_envs.aec import classic_env
 from poker_envs.classic.common import ClassicRender, check_screen_height, classic_metadata
 from poker_envs.encoders.rlcard import RLCardNolimitEncoder
 from poker_envs.games.holdem_args import table_config
+from poker_envs.holdem_env import HoldemAECEnv
 
 __all__ = ["env", "raw_env"]
 

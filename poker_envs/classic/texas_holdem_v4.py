@@ -14,12 +14,12 @@ first winner left of the button, an illegal move folds the mover's hand and cost
 
 from __future__ import annotations
 
-from poker_envs.holdem_env import HoldemAECEnv
 from poker_envs.aec import classic_env
 from poker_envs.classic.common import ClassicRender, check_screen_height, classic_metadata
 from poker_envs.classic.rlcard_actions import RLCARD_LIMIT_ACTIONS
 from poker_envs.encoders.rlcard import RLCardLimitEncoder
 from poker_envs.games.holdem_args import table_config
+from poker_envs.holdem_env import HoldemAECEnv
 
 __all__ = ["env", "raw_env"]
 
