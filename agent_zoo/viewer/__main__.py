@@ -3,8 +3,8 @@
     python -m agent_zoo.viewer out/play/play_nolimit.phhs out/tournament/decisions --port 8000
 
 FILE: PHH hand histories (.phh, .phhs: written by hand, published collections, the hands an environment
-recorded with wrappers.hand_history or python -m agent_zoo.play --out), language-model decision logs (.jsonl,
-written by a tournament's --out DIR under DIR/decisions) or folders of them. Open the address it prints: the
+recorded with wrappers.hand_history, the hands of the terminal play tool's --out), language-model decision logs
+(.jsonl, written by a tournament's --out DIR under DIR/decisions) or folders of them. Open the address it prints: the
 Replays tab steps through each hand street by street and action by action (every frame computed by the rules),
 with the language model's replies beside its decisions; the Play tab deals heads-up hands of --game against
 --agent, with your legal actions as buttons and your running total. The server listens on --host (default

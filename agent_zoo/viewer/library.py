@@ -38,13 +38,16 @@ def phh_replay(hand: phh.Hand, seed: int = 0) -> dict[str, Any]:
     off = result.mismatch()
     if off:
         notes.append("The file's finishing stacks differ from the replay's for " + ", ".join(names[i] for i in off) + ".")
-    return {"names": names, "frames": frames, "notes": notes}
+    return {"names": names, "frames": frames, "notes": notes, "focus": 0}
 
 
 def phh_title(hand: phh.Hand, label: str) -> str:
     """A hand's name in the list: where it is, its event or number, and the players."""
-    extra = [str(hand.fields[k]) for k in ("event", "hand") if k in hand.fields]
-    return " · ".join([label, *extra[:1], ", ".join(hand.player_names())])
+    extra = [str(hand.fields["event"])] if "event" in hand.fields else []
+    number = hand.fields.get("hand")
+    if number is not None and not label.endswith(f"[{number}]"):
+        extra.append(f"hand {number}")
+    return " · ".join([label, *extra, ", ".join(hand.player_names())])
 
 
 @dataclass
@@ -113,7 +116,8 @@ class Library:
         return [{"id": i, "title": e.title, "source": e.source, "kind": e.kind} for i, e in enumerate(self.entries)]
 
     def replay(self, hand_id: int) -> dict[str, Any]:
-        """The replay of hand ``hand_id`` (computed once): title, source, kind, names, frames, notes."""
+        """The replay of hand ``hand_id`` (computed once): title, source, kind, names, frames, notes and ``focus``,
+        the seat the page draws at the bottom (a decision log's logging agent)."""
         if not 0 <= hand_id < len(self.entries):
             raise KeyError(f"hand id {hand_id} is not one of 0..{len(self.entries) - 1}")
         if hand_id not in self._cache:

@@ -124,7 +124,7 @@ def short_name(agent: str) -> str:
 
 
 def log_replay(group: Sequence[Line]) -> dict[str, Any]:
-    """The replay of one hand's decisions: ``names``, ``frames`` and ``notes`` (see the module docstring)."""
+    """The replay of one hand's decisions: ``names``, ``frames``, ``notes`` and ``focus`` (the first logging seat)."""
     state = group[-1]["state"]
     if state["unit"] != "chips" or state["betting"] not in REPLAYED_BETTING or state["actions_dropped"]:
         return snapshot_replay(group)
@@ -170,7 +170,7 @@ def log_replay(group: Sequence[Line]) -> dict[str, Any]:
     if not frames[-1].get("over"):
         notes.append("The log ends with its last decision: the rest of the hand (later actions, cards nobody "
                      "logged) is not in it.")
-    return {"names": names, "frames": frames, "notes": notes}
+    return {"names": names, "frames": frames, "notes": notes, "focus": rules[group[0]["seat"]]}
 
 
 def snapshot_replay(group: Sequence[Line]) -> dict[str, Any]:
@@ -187,5 +187,5 @@ def snapshot_replay(group: Sequence[Line]) -> dict[str, Any]:
                        "to_act": line["seat"], "actor": line["seat"], "reply": _reply(line),
                        "text": f"{by_seat[line['seat']]}: {taken['text']} (to call {chips_text(state['to_call'])})"})
     unit = group[-1]["state"]["unit"]
-    return {"names": [by_seat[s] for s in sorted(by_seat)], "frames": frames,
+    return {"names": [by_seat[s] for s in sorted(by_seat)], "frames": frames, "focus": group[0]["seat"],
             "notes": [f"Shown decision by decision as logged (amounts in {unit}), not replayed through the rules."]}

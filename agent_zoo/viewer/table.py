@@ -121,21 +121,22 @@ class PlayTable:
 
     def _step(self, seat: int, action: int, obs: dict[str, np.ndarray]) -> None:
         env = self.env
-        self._note_board()
         self.log.append(f"{self.names[seat]}: {self._item(action, obs).label}")
         env.step(action)
         self.won += env.rewards[self.ids[self.seat]]
-        if env.hands_done != self.seen:  # the hand is over: count it
+        over = env.hands_done != self.seen
+        self._note_board(env.last_hand[0] if over else env.state)
+        if over:  # the hand is over: count it
             self.seen = env.hands_done
-            self._note_board(env.last_hand[0])
             self.total += self.won
             self.hands += 1
             self.over = True
 
-    def _note_board(self, state: Any = None) -> None:
-        board = list(getattr(state if state is not None else self.env.state, "board", ()))
+    def _note_board(self, state: Any) -> None:
+        """Log the board when cards were dealt (the hold'em family's states have one)."""
+        board = list(getattr(state, "board", ()))
         if len(board) > self.board_seen:
-            self.log.append(f"-- board: {' '.join(card_to_str(c) for c in board)}")
+            self.log.append(f"board: {' '.join(card_to_str(c) for c in board)}")
             self.board_seen = len(board)
 
     # ---- what the page shows ---------------------------------------------------------------------------

@@ -83,7 +83,7 @@ function drawTable(host, frame, bottom = 0) {
         text: (seat.won > 0 ? "+" : "") + fmt(seat.won),
       }) : null);
     box.style.left = `${50 + 41 * place.x}%`;
-    box.style.top = `${50 + 38 * place.y}%`;
+    box.style.top = `${50 + 37 * place.y}%`;
     host.append(box);
     if (seat.button) {
       const dealer = el("div", { class: "dealer", text: "D", title: "button" });
@@ -157,7 +157,7 @@ function goTo(k) {
 function drawReplay() {
   const frames = state.replay ? state.replay.frames : [];
   const frame = frames[state.frame];
-  drawTable($("replay-table"), frame);
+  drawTable($("replay-table"), frame, state.replay ? state.replay.focus : 0);
   $("frame-pos").textContent = `${frames.length ? state.frame + 1 : 0} / ${frames.length}`;
   $("frame-text").textContent = frame ? frame.text : "";
   $("prev").disabled = $("first").disabled = state.frame <= 0;
