@@ -22,7 +22,7 @@ import numpy as np
 
 from agent_zoo.solver.ranges import COMBO_INDEX, COMBOS
 from agent_zoo.solver.spot import Conventions, Spot
-from agent_zoo.solver.tree import Kind, PublicTree
+from agent_zoo.solver.tree import Kind, Node, PublicTree
 from poker_envs.core.cards import NUM_CARDS
 
 
@@ -35,7 +35,8 @@ class Group:
     nodes: np.ndarray  # (G,) street-local node indices
     start: int  # first slot of the first node
     stop: int  # start + G * n
-    children: np.ndarray  # (G, n) street-local child indices
+    children: np.ndarray  # (G, n) street-local child indices: first, first + 1, ... (row-major)
+    first: int  # the first child: the children are the rows first:first + G * n
 
 
 @dataclass(frozen=True)
@@ -167,8 +168,11 @@ def compile_tree(tree: PublicTree, isomorphism: bool = True) -> Layout:
     locate: dict[int, tuple[int, int]] = {}
     per_street: list[list[int]] = [[] for _ in boards]
     for i, node in enumerate(tree.nodes):
-        locate[i] = (node.street, len(per_street[node.street]))
         per_street[node.street].append(i)
+    per_street = [_node_order(tree, ids) for ids in per_street]
+    for ids in per_street:
+        for local, i in enumerate(ids):
+            locate[i] = (tree.nodes[i].street, local)
     streets = []
     for k, ids in enumerate(per_street):
         parent = np.zeros(len(boards[k]), dtype=np.int64)
@@ -210,19 +214,40 @@ def orbits(layout: Layout, k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return full, rep, maps
 
 
+def _group_key(node: Node, i: int) -> tuple[int, int, int, int]:
+    """Decisions in group order: by number of actions, depth and player; within a group by tree id."""
+    return (len(node.actions), node.depth, node.player, i)
+
+
+def _node_order(tree: PublicTree, ids: list[int]) -> list[int]:
+    """A street's nodes in the order its arrays keep them: the street's first nodes (one per chance node of the
+    street before), then, group by group in increasing depth, each decision's children in action order; so the
+    children of a group are one contiguous run of rows, (G, n) in row-major order, read and written as a slice."""
+    street = set(ids)
+    order = [i for i in ids if tree.nodes[i].parent not in street]
+    decisions = sorted((_group_key(tree.nodes[i], i) for i in ids if tree.nodes[i].kind == Kind.DECISION),
+                       key=lambda key: (key[1], key[0], key[2], key[3]))
+    for *_, i in decisions:
+        order.extend(tree.nodes[i].children)
+    assert sorted(order) == sorted(ids)
+    return order
+
+
 def _street(tree: PublicTree, k: int, ids: np.ndarray, boards: np.ndarray, locate: dict[int, tuple[int, int]],
             parent: np.ndarray, deal: tuple) -> StreetLayout:
     nodes = [tree.nodes[i] for i in ids]
     rows: list[list[int]] = [[], []]
     groups, blocks, slots = [], [[], []], [[0], [0]]
-    order = sorted((len(n.actions), n.depth, n.player, i) for i, n in enumerate(nodes) if n.kind == Kind.DECISION)
+    order = sorted(_group_key(n, int(ids[i])) + (i,) for i, n in enumerate(nodes) if n.kind == Kind.DECISION)
     for (n, depth, p), members in itertools.groupby(order, key=lambda key: key[:3]):
-        members = [m[3] for m in members]
+        members = [m[4] for m in members]
         start = slots[p][-1]
         rows[p].extend(members)
         slots[p].extend(start + n * np.arange(1, len(members) + 1))
         children = np.asarray([[locate[c][1] for c in nodes[m].children] for m in members], dtype=np.int64)
-        groups.append(Group(p, np.asarray(members, dtype=np.int64), int(start), int(slots[p][-1]), children))
+        first = int(children[0, 0])
+        assert np.array_equal(children.ravel(), np.arange(first, first + children.size))  # see _node_order
+        groups.append(Group(p, np.asarray(members, dtype=np.int64), int(start), int(slots[p][-1]), children, first))
         if blocks[p] and blocks[p][-1].n == n:
             blocks[p][-1] = Block(n, blocks[p][-1].start, int(slots[p][-1]))
         else:

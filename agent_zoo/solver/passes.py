@@ -95,7 +95,7 @@ def street_reach(xp: Any, layout: Layout, player: int, k: int, policy_k: Array, 
             moved = parent * policy_k[g.start : g.stop].reshape(g.children.shape + parent.shape[2:])
         else:
             moved = xp.broadcast_to(parent, g.children.shape + parent.shape[2:])
-        r = assign(xp, r, g.children, moved)
+        r = assign(xp, r, slice(g.first, g.first + g.children.size), moved.reshape((-1,) + parent.shape[2:]))
     return assign(xp, r, -1, 0.0)
 
 
@@ -170,7 +170,7 @@ def street_values(xp: Any, layout: Layout, tables: Tables, player: int, k: int, 
         v = assign(xp, v, st.chance_nodes, chance)
     instant = xp.zeros((len(st.slot_node[player]), nb, h), dtype=dtype)
     for g in reversed(st.groups):
-        below = v[g.children]  # (G, n, b, H)
+        below = v[g.first : g.first + g.children.size].reshape(g.children.shape + v.shape[1:])  # (G, n, b, H)
         if g.player != player:
             v = assign(xp, v, g.nodes, below.sum(axis=1))
         elif policy_k is None:
