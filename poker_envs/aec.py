@@ -87,13 +87,29 @@ def action_id(action: Any, agent: str, num_actions: int) -> int:
     return int(action)
 
 
-RENDER_MODES = ["ansi", "human"]  # every environment renders text: "ansi" returns it, "human" prints it
+# Every environment renders: "ansi" returns the table as text, "human" prints that text (at every step, as
+# PettingZoo's "human" mode renders), "rgb_array" returns a picture of it (an (H, W, 3) uint8 array drawn by
+# poker_envs.render with Pillow, the ``render`` extra; a spectator's view: every dealt card face up).
+RENDER_MODES = ["ansi", "human", "rgb_array"]
+RENDER_FPS = 2  # frames per second of a video of the frames (one frame per action)
 
 
 def aec_metadata(name: str) -> dict[str, Any]:
-    """The ``metadata`` of environment ``name``'s ``raw_env``: text rendering, and not parallelizable (turn-based:
-    PettingZoo's ``aec_to_parallel`` cannot convert it; the module's ``parallel_env`` is the Parallel form)."""
-    return {"name": name, "render_modes": list(RENDER_MODES), "is_parallelizable": False}
+    """The ``metadata`` of environment ``name``'s ``raw_env``: its render modes and frame rate, and not
+    parallelizable (turn-based: PettingZoo's ``aec_to_parallel`` cannot convert it; the module's
+    ``parallel_env`` is the Parallel form)."""
+    return {"name": name, "render_modes": list(RENDER_MODES), "render_fps": RENDER_FPS, "is_parallelizable": False}
+
+
+def render_table(text_fn: Callable[[GameState], str], state: GameState, names: Sequence[str],
+                 render_mode: str) -> str | np.ndarray | None:
+    """What ``render()`` gives in ``render_mode``: the text (returned, or printed for "human") or the picture's
+    frame ("rgb_array"); ``names[s]`` is the agent at rules seat ``s``."""
+    if render_mode == "rgb_array":
+        from poker_envs.render.frames import table_frame  # deferred: the pictures read every game's rules
+
+        return table_frame(state, names)
+    return show_text(text_fn(state), render_mode)
 
 
 class PokerAECEnv(AECEnv):
@@ -336,11 +352,12 @@ class PokerAECEnv(AECEnv):
         self.infos[agent]["illegal_action"] = True
         self._move(agent, None)
 
-    def render(self) -> str | None:
+    def render(self) -> str | np.ndarray | None:
+        """The hand being played: its text ("ansi"; "human" prints it) or its picture ("rgb_array")."""
         if self.render_mode is None:
             warn_no_render_mode()
             return None
-        return show_text(self._render_fn(self.state), self.render_mode)
+        return render_table(self._render_fn, self.state, self._agents_at, self.render_mode)
 
     def close(self) -> None:
         pass

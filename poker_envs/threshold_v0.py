@@ -16,7 +16,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import ParallelEnv
 
-from poker_envs.aec import (DealOptionAECEnv, action_id, aec_metadata, classic_env, show_text, warn_no_render_mode,
+from poker_envs.aec import (DealOptionAECEnv, action_id, aec_metadata, classic_env, render_table, warn_no_render_mode,
                             warn_unknown_options)
 from poker_envs.encoders.base import Encoder, EncoderSpec, resolve_encoder
 from poker_envs.encoders.small_games import THRESHOLD_ENCODERS
@@ -124,13 +124,14 @@ class parallel_env(ParallelEnv):
             self.render()
         return obs, rewards, terminations, truncations, infos
 
-    def render(self) -> str | None:
+    def render(self) -> str | np.ndarray | None:
+        """The table: text ("ansi"; "human" prints it) or its picture ("rgb_array"); None before ``reset``."""
         if self.render_mode is None:
             warn_no_render_mode()
             return None
         if self.state is None:
             return None
-        return show_text(render_threshold(self.state), self.render_mode)
+        return render_table(render_threshold, self.state, self.possible_agents, self.render_mode)
 
     def close(self) -> None:
         pass

@@ -61,6 +61,13 @@ try:
     import torch  # noqa: F401
 except ImportError:
     print("NO_TORCH")
+pictured = importlib.import_module("poker_envs.nolimit_holdem_v0").env(render_mode="rgb_array")  # built without Pillow
+pictured.reset(seed=1)
+try:
+    pictured.render()
+except ImportError as error:
+    assert 'pip install "poker-envs[render]"' in str(error), error
+    print("RENDER_EXTRA_NAMED")
 print("PLAYED", len(modules))
 """
 
@@ -75,9 +82,9 @@ def test_bare_install_plays_every_env_without_torch(tmp_path: Path) -> None:
     assert install.returncode == 0, install.stderr[-3000:]
     frozen = subprocess.run([*pip, "freeze"], capture_output=True, text=True).stdout.lower()
     assert "numpy" in frozen and "pettingzoo" in frozen and "poker" in frozen, frozen  # the freeze saw the install
-    for heavy in ("torch", "stable-baselines3", "sb3-contrib", "matplotlib", "jax"):
+    for heavy in ("torch", "stable-baselines3", "sb3-contrib", "matplotlib", "jax", "pillow"):
         assert heavy not in frozen, f"the bare install pulled {heavy}"
     run = subprocess.run([str(python), "-c", PLAY_EVERY_ENV], capture_output=True, text=True, cwd=tmp_path)
     assert run.returncode == 0, run.stderr[-3000:]
-    assert "NO_TORCH" in run.stdout and "JAX_EXTRA_NAMED" in run.stdout
+    assert "NO_TORCH" in run.stdout and "JAX_EXTRA_NAMED" in run.stdout and "RENDER_EXTRA_NAMED" in run.stdout
     assert f"PLAYED {len({e.split(':')[0] for e in AEC_ENVS.values()})}" in run.stdout

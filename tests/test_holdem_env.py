@@ -104,7 +104,7 @@ def test_illegal_move_in_a_hand_without_decisions_plays_the_pass_and_costs_the_p
         (nolimit_holdem_v0, {"bet_sizing": (0.5, -1.0)}, "bet_sizing"),
         (nolimit_holdem_v0, {"reward_unit": "dollars"}, "reward_unit"),
         (nolimit_holdem_v0, {"obs_encoder": "nope"}, "obs_encoder"),
-        (nolimit_holdem_v0, {"render_mode": "rgb_array"}, "render_mode"),
+        (nolimit_holdem_v0, {"render_mode": "rgb"}, "render_mode"),
         (limit_holdem_v0, {"allow_fold_when_check": "yes"}, "allow_fold_when_check"),
         (nolimit_holdem_v0, {"allow_fold_when_check": "yes"}, "allow_fold_when_check"),
         (limit_holdem_v0, {"big_blind": 0}, "big_blind"),

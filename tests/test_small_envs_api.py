@@ -76,7 +76,7 @@ def test_many_episodes_are_zero_sum_or_raked(module, kwargs) -> None:
         (threshold_v0, {"num_players": 12}, "num_players"),
         (threshold_v0, {"alpha": 0.5}, "alpha"),
         (leduc_holdem_v0, {"obs_encoder": "nope"}, "obs_encoder"),
-        (kuhn_poker_v0, {"render_mode": "rgb_array"}, "render_mode"),
+        (kuhn_poker_v0, {"render_mode": "rgb"}, "render_mode"),
         (push_fold_v0, {"obs_encoder": "nope"}, "obs_encoder"),
     ],
 )

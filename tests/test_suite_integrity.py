@@ -7,18 +7,19 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 # The import names of what `make test` installs (the Makefile's extras: zoo, jax, test, bench, ray, rllib, rl, docs, llm,
-# server).
+# server, render).
 INSTALLED = ("torch", "stable_baselines3", "sb3_contrib", "supersuit", "matplotlib", "tqdm", "jax", "optax", "pytest",
              "hypothesis", "pokerkit", "pyspiel", "open_spiel", "scipy", "eval7", "phevaluator", "ray", "torchrl",
              "tianshou", "mkdocs", "mkdocstrings", "mkdocstrings_handlers", "yaml", "pandas", "openai", "fastapi", "uvicorn",
-             "websockets", "selenium")
+             "websockets", "selenium", "PIL")
 SKIP = re.compile(r"importorskip\(\s*[\"']([\w.]+)[\"']|skipif\([^)]*find_spec\(\s*[\"']([\w.]+)[\"']")
 
 
 def test_make_test_installs_every_extra_the_skips_name() -> None:
     makefile = (ROOT / "Makefile").read_text()
     extras = re.search(r'-e "\.\[([\w,]+)\]"\n\ttouch \$@ \$\(VENV\)/\.demo-installed', makefile)
-    assert extras and set(extras.group(1).split(",")) == {"zoo", "jax", "test", "bench", "ray", "rllib", "rl", "docs", "llm", "server"}
+    assert extras and set(extras.group(1).split(",")) == {"zoo", "jax", "test", "bench", "ray", "rllib", "rl", "docs", "llm", "server",
+                                                            "render"}
 
 
 def test_no_test_skips_what_make_test_installs() -> None:

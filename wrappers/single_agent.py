@@ -18,7 +18,6 @@ so evaluations can add them back; they never enter the learner's reward.
 from __future__ import annotations
 
 import importlib
-import warnings
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Literal
 
@@ -28,7 +27,7 @@ from pettingzoo import AECEnv
 
 from agent_zoo.agent import ActFn, Agent, CallableAgent, Observation  # CallableAgent: re-exported
 from poker_envs import catalog
-from poker_envs.aec import PokerAECEnv, action_id
+from poker_envs.aec import RENDER_FPS, RENDER_MODES, PokerAECEnv, action_id
 
 OpponentSpec = Agent | ActFn | str
 SeatSpec = int | Literal["rotate", "random"]
@@ -93,14 +92,13 @@ class SingleAgentEnv(gymnasium.Env):
             Unmasked learners and ``check_env``'s random actions need it) or ``"raise"`` (ValueError naming
             the legal actions; use it with masked learners to catch a mask bug at once).
         render_mode: passed to the AEC env when it is built here; ``"ansi"`` returns its text, ``"human"``
-            prints it. ``"rgb_array"`` (what SB3's ``make_vec_env`` asks for) is accepted with a warning and
-            renders nothing (``render()`` returns None): the tables are text only.
+            prints it, ``"rgb_array"`` returns a picture of the table (an RGB array; Pillow, the ``render``
+            extra), what ``gymnasium.wrappers.RecordVideo`` and ``HumanRendering`` take. ``render()`` shows the
+            table as the learner's turn finds it (the opponents' moves since its last step already made).
         env_config: configuration of the AEC env when it is built here (e.g. ``num_players=6``).
     """
 
-    metadata: dict[str, Any] = {"render_modes": ["ansi", "human"], "render_fps": 1}
-    # Render modes taken with a warning and no output (SB3's make_vec_env passes "rgb_array" to every env).
-    unrendered_modes: tuple[str, ...] = ("rgb_array",)
+    metadata: dict[str, Any] = {"render_modes": list(RENDER_MODES), "render_fps": RENDER_FPS}
 
     def __init__(
         self,
@@ -113,16 +111,10 @@ class SingleAgentEnv(gymnasium.Env):
         render_mode: str | None = None,
         **env_config: Any,
     ) -> None:
-        if render_mode in self.unrendered_modes:
-            warnings.warn(
-                f"render_mode={render_mode!r}: poker tables render as text only, so render() returns None; "
-                "use render_mode='ansi' (text) or 'human' (printed)",
-                stacklevel=2,
-            )
-        elif render_mode is not None:
+        if render_mode is not None:
             env_config["render_mode"] = render_mode
         self.aec = make_aec(env, **env_config)
-        self.render_mode = render_mode if render_mode in self.unrendered_modes else getattr(self.aec, "render_mode", render_mode)
+        self.render_mode = getattr(self.aec, "render_mode", render_mode)
         self.possible_agents = list(self.aec.possible_agents)
         self.num_players = len(self.possible_agents)
         if obs_mode not in ("observation", "dict"):
@@ -232,9 +224,8 @@ class SingleAgentEnv(gymnasium.Env):
         """Boolean legal-action mask of the learner's current decision (all False once the hand is over)."""
         return self._last_obs["action_mask"].astype(bool)
 
-    def render(self) -> str | None:
-        if self.render_mode in self.unrendered_modes:
-            return None
+    def render(self) -> str | np.ndarray | None:
+        """The AEC env's render: text ("ansi"; "human" prints it) or the table's RGB frame ("rgb_array")."""
         return self.aec.render()
 
     def close(self) -> None:

@@ -7,13 +7,14 @@ from __future__ import annotations
 from poker_envs.core.cards import cards_to_str
 from poker_envs.core.evaluator import describe
 from poker_envs.games.base import CHANCE, TERMINAL
-from poker_envs.games.holdem import BET, FOLD, KIND_NAMES, RAISE, STREET_NAMES, HoldemState
+from poker_envs.games.holdem import BET, FOLD, KIND_NAMES, RAISE, STREET_NAMES, ActionRecord, HoldemState
 
 
-def _record(r) -> str:
+def record_text(r: ActionRecord, who: str) -> str:
+    """One action record in words after ``who`` ("s0 raise to 12 (all-in)"); the pictures use it too."""
     if r.kind == FOLD:
-        return f"s{r.player} fold"
-    text = f"s{r.player} {KIND_NAMES[r.kind]}"
+        return f"{who} fold"
+    text = f"{who} {KIND_NAMES[r.kind]}"
     if r.kind in (BET, RAISE):
         text += f" to {r.total}"
     elif r.added:
@@ -24,11 +25,9 @@ def _record(r) -> str:
 _BETTING_TITLES = {"nolimit": "No-limit", "potlimit": "Pot-limit", "limit": "Limit"}
 
 
-def render_holdem(state: HoldemState) -> str:
-    """The table as text (see the module doc); the title names the variant from the configuration."""
+def holdem_title(state: HoldemState) -> str:
+    """The variant's name from the configuration ("No-limit hold'em", "Pot-limit Omaha", ...)."""
     cfg = state.config
-    n = state.num_players
-    player = state.current_player()
     title = _BETTING_TITLES[cfg.betting]
     game = state.game
     if game.ranking.name != "standard" or len(game.deck) != 52:  # a variant: say which ranking and deck
@@ -37,6 +36,15 @@ def render_holdem(state: HoldemState) -> str:
         title += " Omaha" if cfg.hole_cards == 4 else f" {cfg.hole_cards}-card Omaha"
     else:
         title += " hold'em" if cfg.hole_cards == 2 else f" {cfg.hole_cards}-card hold'em"
+    return title
+
+
+def render_holdem(state: HoldemState) -> str:
+    """The table as text (see the module doc); the title names the variant from the configuration."""
+    cfg = state.config
+    n = state.num_players
+    player = state.current_player()
+    title = holdem_title(state)
     ante = f" ante {cfg.ante}" if cfg.ante else ""
     lines = [
         f"{title}, {n} players, blinds {cfg.small_blind}/{cfg.big_blind}{ante} | {STREET_NAMES[state.street]}"
@@ -73,7 +81,7 @@ def render_holdem(state: HoldemState) -> str:
         lines.append("  pots: " + "; ".join(parts))
     for street, records in enumerate(state.history):
         if records:
-            lines.append(f"  {STREET_NAMES[street]}: " + ", ".join(_record(r) for r in records))
+            lines.append(f"  {STREET_NAMES[street]}: " + ", ".join(record_text(r, f"s{r.player}") for r in records))
     if over:
         if state.strengths is not None:
             for s in range(n):
