@@ -47,7 +47,7 @@ def install() -> int:
     print(f"browser: {', '.join(gone)} missing: apt-get update; apt-get install -y {' '.join(PACKAGES)}", flush=True)
     env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
     for command in (["apt-get", "update", "-qq"], ["apt-get", "install", "-y", "-qq", *PACKAGES]):
-        done = subprocess.run(command, env=env)
+        done = subprocess.run(command, env=env, check=False)
         if done.returncode:
             print(f"browser: {' '.join(command)} failed (exit {done.returncode})")
             return done.returncode

@@ -86,7 +86,7 @@ def test_recorded_hands_replay_with_the_rules_pots_and_results(tmp_path: Path) -
     assert len(library.entries) == 6
     for k, hand in enumerate(env.hands):
         pots: list[int] = []
-        phh.replay(hand, on_action=lambda step, seat, state, kind, to: pots.append(state.pot()))
+        phh.replay(hand, on_action=lambda step, seat, state, kind, to, seen=pots: seen.append(state.pot()))
         frames = library.replay(k)["frames"]
         acting = [i for i, f in enumerate(frames) if f["actor"] is not None]
         assert [frames[i - 1]["pot"] for i in acting] == pots

@@ -29,7 +29,15 @@ from poker_envs.core.cards import card_to_str
 from poker_envs.core.evaluator import describe
 from poker_envs.games.base import CHANCE, TERMINAL
 from poker_envs.games.holdem import (
-    BET, CALL, CHECK, FOLD, RAISE, STREET_NAMES, ActionRecord, HoldemGame, HoldemState,
+    BET,
+    CALL,
+    CHECK,
+    FOLD,
+    RAISE,
+    STREET_NAMES,
+    ActionRecord,
+    HoldemGame,
+    HoldemState,
 )
 
 Frame = dict[str, Any]

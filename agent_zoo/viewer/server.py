@@ -107,7 +107,7 @@ class Handler(BaseHTTPRequestHandler):
     server: ViewerServer
     protocol_version = "HTTP/1.1"
 
-    def do_GET(self) -> None:  # noqa: N802 (http.server's name)
+    def do_GET(self) -> None:
         path = self.path.split("?", 1)[0]
         if path in ("/", "/index.html") or path.startswith("/static/"):
             name = "index.html" if path in ("/", "/index.html") else path.removeprefix("/static/")
@@ -122,7 +122,7 @@ class Handler(BaseHTTPRequestHandler):
             status, data = 400, {"error": str(err)}
         self._json(status, data)
 
-    def do_POST(self) -> None:  # noqa: N802
+    def do_POST(self) -> None:
         length = int(self.headers.get("Content-Length") or 0)
         if length > MAX_BODY:
             self._json(413, {"error": f"request body of {length} bytes; at most {MAX_BODY}"})
@@ -153,7 +153,7 @@ class Handler(BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(payload)
 
-    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 (the base class's name)
+    def log_message(self, format: str, *args: Any) -> None:
         if self.server.verbose:
             super().log_message(format, *args)
 

@@ -13,6 +13,7 @@ a dealer does; the agent sees only its observations.
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 import numpy as np
@@ -164,7 +165,7 @@ class PlayTable:
         menu = self.menu()
         sized = [m for m in menu if m.kind in SIZED and m.to is not None]
         amounts = sorted(float(m.to) for m in sized)
-        ranged = len(amounts) >= RANGE_AT and all(b - a == 1 for a, b in zip(amounts, amounts[1:]))
+        ranged = len(amounts) >= RANGE_AT and all(b - a == 1 for a, b in itertools.pairwise(amounts))
         buttons = [m for m in menu if not (ranged and m in sized)]
         return {
             "game": self.entry.key, "games": catalog.keys(), "title": self.entry.title, "agent": self.agent_spec, "seat": self.seat,
