@@ -26,6 +26,7 @@ TOOLS = {  # python -m agent_zoo.<tool> -> the module whose main() it runs
     "clustering": "agent_zoo.clustering.__main__",
     "cnn": "agent_zoo.cnn.__main__",
     "jax_ppo": "agent_zoo.jax_ppo.__main__",
+    "jax_rnad": "agent_zoo.jax_rnad.__main__",
     "lbr": "agent_zoo.lbr.__main__",
     "push_fold": "agent_zoo.push_fold.__main__",
     "push_fold.make_equity": "agent_zoo.push_fold.make_equity",
@@ -129,7 +130,7 @@ def test_example_help(name: str, capsys: pytest.CaptureFixture[str], monkeypatch
 HELP_WITH_EXAMPLES = [
     *((f"agent_zoo.{tool}", TOOLS[tool], "") for tool in ("tournament", "lbr", "play", "showcase")),
     *((f"agent_zoo.{tool}", TOOLS[tool], words) for tool, commands in (
-        ("jax_ppo", ("train", "exploitability")), ("rnad", ("train", "experiment", "summary", "tabular")),
+        ("jax_ppo", ("train", "exploitability")), ("jax_rnad", ("train", "exploitability")), ("rnad", ("train", "experiment", "summary", "tabular")),
         ("cnn", ("train", "evaluate", "calibrate", "spread"))) for words in ("", *commands)),
     ("wrappers.text_server", "wrappers.text_server", ""),
 ]
@@ -273,7 +274,7 @@ SMALL_BUDGETS = {  # option -> value: what a command may be cut to and still run
 # write need minutes of compiling (tests/test_jax_ppo.py trains, saves and plays such a checkpoint); the Slumbot
 # client needs a server (slumbot.com is on the internet, the local one serves until stopped: tests/test_slumbot.py
 # plays the client against a local server in a thread).
-NOT_RUN = ("jax:", "jax_ppo train --game", "jax_ppo exploitability", "bridges.slumbot")
+NOT_RUN = ("jax:", "jax_ppo train --game", "jax_ppo exploitability", "jax_rnad train", "jax_rnad exploitability", "bridges.slumbot")
 NOT_RUN += ("viewer ",)  # the viewer serves until stopped (tests/test_viewer*.py serve it in a thread)
 
 

@@ -13,9 +13,9 @@ import jax.numpy as jnp  # noqa: E402  (the [jax] extra, installed by make test)
 
 from agent_zoo.jax_ppo import train as T  # noqa: E402
 from agent_zoo.jax_ppo.__main__ import main  # noqa: E402
-from agent_zoo.jax_ppo.agent import JaxPPOAgent  # noqa: E402
+from agent_zoo.jax_common.agent import JaxAgent  # noqa: E402
 from agent_zoo.jax_ppo.config import PPOConfig  # noqa: E402
-from agent_zoo.jax_ppo.exploitability import agent_exploitability, evaluator, uniform_exploitability  # noqa: E402
+from agent_zoo.jax_common.exploitability import agent_exploitability, evaluator, uniform_exploitability  # noqa: E402
 
 UNIFORM_EXPLOITABILITY = 2.373611  # OpenSpiel's exploitability (NashConv / 2) of the uniform Leduc policy
 # One small Leduc program for every training test (compiled once per process: seed and length may differ).
@@ -119,7 +119,7 @@ def _fresh_checkpoint(tmp_path: Path, **config: object) -> Path:
 def test_fresh_leduc_policy_is_near_uniform_in_exploitability(tmp_path: Path) -> None:
     ev = evaluator("leduc")
     assert uniform_exploitability(ev) == pytest.approx(UNIFORM_EXPLOITABILITY, abs=1e-6)
-    agent = JaxPPOAgent.load(_fresh_checkpoint(tmp_path, game="leduc", seed=3))
+    agent = JaxAgent.load(_fresh_checkpoint(tmp_path, game="leduc", seed=3))
     value, nash_conv = agent_exploitability(agent, ev)
     assert value == pytest.approx(UNIFORM_EXPLOITABILITY, abs=0.03) and nash_conv == pytest.approx(2 * value)
 
@@ -145,6 +145,6 @@ def test_agent_plays_a_tournament_legally_and_refuses_other_games(tmp_path: Path
 
     with pytest.raises(ValueError, match="jax:"):
         make_agent(spec, build_env("leduc"))
-    with pytest.raises(ValueError, match="not a jax_ppo checkpoint"):
+    with pytest.raises(ValueError, match="not a jax_ppo or jax_rnad checkpoint"):
         (tmp_path / "x.npz").write_bytes(b"nope")
         make_agent(f"jax:{tmp_path / 'x.npz'}", build_env("nolimit"))

@@ -79,9 +79,10 @@ def make_config(parser: argparse.ArgumentParser, args: argparse.Namespace) -> PP
 
 
 def run_exploitability(parser: argparse.ArgumentParser, out: Path) -> dict[str, Any]:
-    from agent_zoo.jax_ppo.exploitability import checkpoint_curve, plot_curve
+    from agent_zoo.jax_common.checkpoint import checkpoint_paths
+    from agent_zoo.jax_common.exploitability import checkpoint_curve, plot_curve
 
-    paths = sorted(out.glob("checkpoint_*.npz"), key=lambda p: int(p.stem.split("_")[1]))
+    paths = checkpoint_paths(out)
     if not paths:
         parser.error(f"argument --out: no checkpoint_<update>.npz in {out}")
     try:

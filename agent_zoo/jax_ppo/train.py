@@ -19,12 +19,7 @@ checkpoint saves all of it, so a resumed run is bit-identical to an uninterrupte
 
 from __future__ import annotations
 
-import importlib
-import json
-import os
-import time
 from collections.abc import Callable
-from dataclasses import replace
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -33,55 +28,16 @@ import jax.numpy as jnp
 import numpy as np
 import optax
 
-from agent_zoo.jax_ppo import network as net
-from agent_zoo.jax_ppo.agent import CHECKPOINT_FORMAT, read_header
+from agent_zoo.jax_common import network as net
+from agent_zoo.jax_common import rollout
+from agent_zoo.jax_common.checkpoint import save_checkpoint as save_state
+from agent_zoo.jax_common.loop import run
+from agent_zoo.jax_common.rollout import make_game, observation_scale, rules_name
 from agent_zoo.jax_ppo.config import OPPONENTS, PPOConfig
-from poker_envs import catalog
 from poker_envs.vector import functional
 
-FUNCTIONAL_NAMES = {key: catalog.game(key).vector_name for key in catalog.keys(solver="jax_ppo")}  # for functional.make
+CHECKPOINT_FORMAT = "jax-ppo-checkpoint-1"
 FROZEN, RANDOM, SELF = (OPPONENTS.index(k) for k in ("frozen", "random", "self"))
-LATEST = "latest.json"
-LOG = "log.jsonl"
-
-
-# The game --------------------------------------------------------------------------------------
-def game_config(config: PPOConfig) -> dict[str, Any]:
-    """Keywords of the functional game and of the AEC env of the same configuration."""
-    return {"num_players": config.num_players} if config.game == "nolimit" else {}
-
-
-def make_game(config: PPOConfig) -> functional.FunctionalGame:
-    """The functional game the run plays."""
-    return functional.make(FUNCTIONAL_NAMES[config.game], **game_config(config))
-
-
-def observation_scale(config: PPOConfig) -> np.ndarray:
-    """(D,) float32: one over each observation feature's upper bound (1 where the bound is <= 1), from the
-    AEC env's observation space, so chip counts enter the network in [0, 1] as card one-hots do."""
-    entry = catalog.game(config.game)
-    env = importlib.import_module(entry.module_path).raw_env(**game_config(config))
-    high = np.asarray(env.observation_space(env.possible_agents[0])["observation"].high, np.float64).ravel()
-    return (1.0 / np.maximum(np.where(np.isfinite(high), high, 1.0), 1.0)).astype(np.float32)
-
-
-def rules_name(config: PPOConfig) -> str:
-    """The rules' ``Game.name`` (what ``registry.game_name(env)`` reads), recorded in checkpoints."""
-    return str(catalog.game(config.game).rules(**game_config(config)).name)
-
-
-# The network -----------------------------------------------------------------------------------
-def init_params(key: jax.Array, obs_dim: int, num_actions: int, hidden_sizes: tuple[int, ...]) -> net.Params:
-    """Orthogonal weights (gain sqrt 2 hidden, 0.01 policy output: a near-uniform start, 1 value output), zero biases."""
-    params: net.Params = {}
-    for prefix, outputs, last_gain in (("pi", num_actions, 0.01), ("v", 1, 1.0)):
-        sizes = net.layer_sizes(obs_dim, hidden_sizes, outputs)
-        for i, (fan_in, fan_out) in enumerate(sizes):
-            key, sub = jax.random.split(key)
-            gain = last_gain if i == len(sizes) - 1 else float(np.sqrt(2.0))
-            params[f"{prefix}_w{i}"] = jax.nn.initializers.orthogonal(gain)(sub, (fan_in, fan_out), jnp.float32)
-            params[f"{prefix}_b{i}"] = jnp.zeros(fan_out, jnp.float32)
-    return params
 
 
 def make_optimizer(config: PPOConfig) -> optax.GradientTransformation:
@@ -103,20 +59,14 @@ class RunState(NamedTuple):
     update: jax.Array  # () updates done
 
 
-class Transition(NamedTuple):
-    """One decision per table (leading axes (T, B) after the scan)."""
+class Decision(NamedTuple):
+    """What PPO records of each decision beside ``rollout.Step``'s (leading axes (T, B) after the scan)."""
 
-    obs: jax.Array  # (D,) scaled observation of the seat to act
-    mask: jax.Array  # (A,) legal actions
-    action: jax.Array  # () action played
-    logp: jax.Array  # () learner's log-probability of it (meaningful at learner decisions)
+    logp: jax.Array  # () learner's log-probability of the action (meaningful at learner decisions)
     value: jax.Array  # () learner's value of the observation
-    player: jax.Array  # () seat that acted
     learner: jax.Array  # () bool: a learner decision (enters the loss)
-    rewards: jax.Array  # (n,) chips paid to every seat if the hand ended with this action, else 0
-    terminated: jax.Array  # () bool: the hand ended with this action
+    seat: jax.Array  # () the learner's seat of this hand
     opponent: jax.Array  # () opponent kind of this hand
-    learner_won: jax.Array  # () chips of the learner's seat if the hand ended here
 
 
 def draw_hand_roles(key: jax.Array, mix: jax.Array, num_envs: int, num_players: int) -> tuple[jax.Array, jax.Array]:
@@ -131,7 +81,7 @@ def init_state(config: PPOConfig, game: functional.FunctionalGame) -> RunState:
     """The run before its first update, all drawn from ``config.seed``."""
     key = jax.random.key(config.seed)
     key, k_params, k_env, k_roles = jax.random.split(key, 4)
-    params = init_params(k_params, game.observation_shape[0], game.num_actions, config.hidden_sizes)
+    params = net.init_params(k_params, game.observation_shape[0], game.num_actions, config.hidden_sizes)
     env_state, env_out = game.init(k_env, config.num_envs)
     mix = jnp.asarray(config.mix, jnp.float32) / sum(config.mix)
     seat, opponent = draw_hand_roles(k_roles, mix, config.num_envs, game.num_players)
@@ -220,38 +170,39 @@ def make_update(config: PPOConfig, game: functional.FunctionalGame, obs_scale: n
     mix = jnp.asarray(config.mix, jnp.float32) / sum(config.mix)
     b, n = config.num_envs, game.num_players
 
-    def env_step(params: net.Params, frozen: net.Params, carry: tuple[Any, ...], key: jax.Array) -> tuple[tuple[Any, ...], Transition]:
-        env_state, out, seat, opponent = carry
-        k_learn, k_frozen, k_random, k_roles = jax.random.split(key, 4)
-        obs = out.observation * scale
-        logits = net.policy_logits(params, obs, out.action_mask, jnp)
-        learner = (out.current_player == seat) | (opponent == SELF)
-        plays_frozen = (opponent == FROZEN) & ~learner
-        frozen_logits = jax.lax.cond(plays_frozen.any(), lambda: net.policy_logits(frozen, obs, out.action_mask, jnp), lambda: logits)
-        action = jnp.where(
-            learner, jax.random.categorical(k_learn, logits),
-            jnp.where(plays_frozen, jax.random.categorical(k_frozen, frozen_logits),
-                      functional.random_actions(k_random, out.action_mask))).astype(jnp.int32)
-        logp = jnp.take_along_axis(jax.nn.log_softmax(logits), action[:, None], axis=1)[:, 0]
-        env_state, nxt = game.step(env_state, action)
-        won = jnp.take_along_axis(nxt.rewards, seat[:, None], axis=1)[:, 0]
-        new_seat, new_opponent = draw_hand_roles(k_roles, mix, b, n)
-        record = Transition(obs, out.action_mask, action, logp, net.value(params, obs, jnp), out.current_player,
-                            learner, nxt.rewards, nxt.terminated, opponent, won)
-        seat = jnp.where(nxt.terminated, new_seat, seat)
-        opponent = jnp.where(nxt.terminated, new_opponent, opponent)
-        return (env_state, nxt, seat, opponent), record
+    def settle(roles: tuple[jax.Array, jax.Array], nxt: Any, key: jax.Array) -> tuple[jax.Array, jax.Array]:
+        """New learner seat and opponent kind at the tables whose hand ended."""
+        new_seat, new_opponent = draw_hand_roles(key, mix, b, n)
+        seat, opponent = roles
+        return jnp.where(nxt.terminated, new_seat, seat), jnp.where(nxt.terminated, new_opponent, opponent)
 
     def update(rs: RunState) -> tuple[RunState, dict[str, jax.Array]]:
         key, k_roll, k_ppo = jax.random.split(rs.key, 3)
-        carry = (rs.env_state, rs.env_out, rs.learner_seat, rs.opponent)
-        step = lambda c, k: env_step(rs.params, rs.frozen, c, k)  # noqa: E731
-        (env_state, out, seat, opponent), traj = jax.lax.scan(step, carry, jax.random.split(k_roll, config.rollout_length))
+        params, frozen = rs.params, rs.frozen
+
+        def choose(roles: tuple[jax.Array, jax.Array], obs: jax.Array, out: Any, key: jax.Array) -> tuple[jax.Array, None, Decision]:
+            seat, opponent = roles
+            k_learn, k_frozen, k_random = jax.random.split(key, 3)
+            logits = net.policy_logits(params, obs, out.action_mask, jnp)
+            learner = (out.current_player == seat) | (opponent == SELF)
+            plays_frozen = (opponent == FROZEN) & ~learner
+            frozen_logits = jax.lax.cond(plays_frozen.any(), lambda: net.policy_logits(frozen, obs, out.action_mask, jnp), lambda: logits)
+            action = jnp.where(
+                learner, jax.random.categorical(k_learn, logits),
+                jnp.where(plays_frozen, jax.random.categorical(k_frozen, frozen_logits),
+                          functional.random_actions(k_random, out.action_mask))).astype(jnp.int32)
+            logp = jnp.take_along_axis(jax.nn.log_softmax(logits), action[:, None], axis=1)[:, 0]
+            return action, None, Decision(logp, net.value(params, obs, jnp), learner, seat, opponent)
+
+        carry = (rs.env_state, rs.env_out, (rs.learner_seat, rs.opponent))
+        (env_state, out, (seat, opponent)), steps = rollout.play(game, scale, choose, settle, carry, k_roll, config.rollout_length)
+        traj = steps.extra
+        learner_won = jnp.take_along_axis(steps.rewards, traj.seat[..., None], axis=-1)[..., 0]
         last_value = net.value(rs.params, out.observation * scale, jnp)
-        adv, known = advantages(traj.value, traj.rewards, traj.terminated, traj.player, traj.learner,
+        adv, known = advantages(traj.value, steps.rewards, steps.terminated, steps.player, traj.learner,
                                 last_value, out.current_player, config.gamma, config.gae_lambda)
         flat = lambda x: x.reshape((-1,) + x.shape[2:])  # noqa: E731
-        data = {"obs": flat(traj.obs), "mask": flat(traj.mask), "action": flat(traj.action), "logp": flat(traj.logp),
+        data = {"obs": flat(steps.obs), "mask": flat(steps.mask), "action": flat(steps.action), "logp": flat(traj.logp),
                 "advantage": flat(adv), "return": flat(adv + traj.value), "weight": flat(known.astype(jnp.float32))}
         rows = data["obs"].shape[0]
         size = rows // config.minibatches
@@ -278,7 +229,7 @@ def make_update(config: PPOConfig, game: functional.FunctionalGame, obs_scale: n
         trained = jnp.maximum(stats.pop("trained").sum(), 1.0)
         count = rs.update + 1
         frozen = jax.tree_util.tree_map(lambda new, old: jnp.where(count % config.snapshot_interval == 0, new, old), params, rs.frozen)
-        hands = traj.terminated
+        hands = steps.terminated
         metrics = {k: v.sum() / trained for k, v in stats.items()}  # means over the minibatches trained on
         metrics |= {
             "learner_decisions": traj.learner.sum(), "known_fraction": known.sum() / jnp.maximum(traj.learner.sum(), 1),
@@ -287,87 +238,22 @@ def make_update(config: PPOConfig, game: functional.FunctionalGame, obs_scale: n
         for kind, name in enumerate(OPPONENTS):
             ended = hands & (traj.opponent == kind)
             metrics[f"hands_vs_{name}"] = ended.sum()
-            metrics[f"reward_vs_{name}"] = jnp.sum(jnp.where(ended, traj.learner_won, 0.0)) / jnp.maximum(ended.sum(), 1)
+            metrics[f"reward_vs_{name}"] = jnp.sum(jnp.where(ended, learner_won, 0.0)) / jnp.maximum(ended.sum(), 1)
         return RunState(params, opt_state, frozen, env_state, out, seat, opponent, key, count), metrics
 
     return update
 
 
-# Checkpoints ------------------------------------------------------------------------------------
-def _name(path: tuple[Any, ...]) -> str:
-    """A pytree path as ``params/pi_w0``, ``opt_state/1/0/mu/pi_w0``, ... (the checkpoint's array names)."""
-    parts = []
-    for p in path:
-        for attr in ("name", "key", "idx"):
-            if hasattr(p, attr):
-                parts.append(str(getattr(p, attr)))
-                break
-    return "/".join(parts)
-
-
-def _is_key(x: Any) -> bool:
-    return hasattr(x, "dtype") and jax.dtypes.issubdtype(x.dtype, jax.dtypes.prng_key)
+# Checkpoints and the loop ------------------------------------------------------------------------
+def header(config: PPOConfig, obs_scale: np.ndarray, num_actions: int) -> dict[str, Any]:
+    """The JSON header of this run's checkpoints (the format of ``jax_common.checkpoint``; the update is added)."""
+    return {"format": CHECKPOINT_FORMAT, "config": config.to_dict(), "game": rules_name(config), "num_actions": num_actions,
+            "obs_dim": int(obs_scale.size), "steps_per_update": config.steps_per_update, "policy": "params"}
 
 
 def save_checkpoint(path: Path, state: RunState, config: PPOConfig, obs_scale: np.ndarray, num_actions: int) -> Path:
-    """Write the whole run state to ``path`` (.npz; PRNG keys as their raw data), atomically."""
-    arrays = {}
-    for p, leaf in jax.tree_util.tree_flatten_with_path(state)[0]:
-        arrays[_name(p)] = np.asarray(jax.random.key_data(leaf) if _is_key(leaf) else leaf)
-    header = {"format": CHECKPOINT_FORMAT, "config": config.to_dict(), "update": int(state.update),
-              "game": rules_name(config), "num_actions": num_actions, "obs_dim": int(obs_scale.size)}
-    tmp = path.with_name(path.name + ".tmp")
-    with open(tmp, "wb") as f:  # a file object keeps numpy from appending ".npz"
-        np.savez(f, header=np.array(json.dumps(header)), obs_scale=obs_scale, **arrays)
-    os.replace(tmp, path)
-    return path
-
-
-def load_checkpoint(path: Path, template: RunState) -> RunState:
-    """The run state saved at ``path``, in the structure (and key types) of ``template``."""
-    read_header(path)
-    leaves, treedef = jax.tree_util.tree_flatten_with_path(template)
-    with np.load(path, allow_pickle=False) as data:
-        out = []
-        for p, leaf in leaves:
-            saved = data[_name(p)]
-            out.append(jax.random.wrap_key_data(saved, impl=jax.random.key_impl(leaf)) if _is_key(leaf) else jnp.asarray(saved, leaf.dtype))
-    return jax.tree_util.tree_unflatten(treedef, out)
-
-
-def checkpoint_paths(out: str | Path) -> list[Path]:
-    """The checkpoints in ``out``, by update."""
-    return sorted(Path(out).glob("checkpoint_*.npz"), key=lambda p: int(p.stem.split("_")[1]))
-
-
-# The loop ---------------------------------------------------------------------------------------
-_COMPILED: dict[str, Any] = {}  # the compiled update of each program (config minus what only the host uses)
-
-
-def compiled_update(config: PPOConfig, game: functional.FunctionalGame, obs_scale: np.ndarray, state: RunState) -> Any:
-    """``jax.jit(make_update(...))`` compiled ahead of time for ``state``'s shapes, once per process for
-    configurations that differ only in seed, total steps or checkpoint interval (a resume reuses it)."""
-    program = replace(config, seed=0, total_steps=1, checkpoint_interval=1).to_json()
-    if program not in _COMPILED:
-        _COMPILED[program] = jax.jit(make_update(config, game, obs_scale)).lower(state).compile()
-    return _COMPILED[program]
-
-
-def _resume(out: Path, config: PPOConfig, template: RunState) -> tuple[RunState, list[dict[str, Any]]]:
-    """The latest checkpoint of ``out`` (or ``template``) and the log lines up to it; a run of another
-    configuration (anything but ``total_steps``) there is refused."""
-    latest = out / LATEST
-    if not latest.is_file():
-        return template, []
-    info = json.loads(latest.read_text())
-    saved = PPOConfig.from_dict(info["config"])
-    if saved.to_dict() | {"total_steps": 0} != config.to_dict() | {"total_steps": 0}:
-        diff = sorted(k for k, v in config.to_dict().items() if k != "total_steps" and saved.to_dict()[k] != v)
-        raise ValueError(f"{out} holds a run of another configuration (differs in {diff}); choose another folder")
-    state = load_checkpoint(out / info["checkpoint"], template)
-    log = out / LOG
-    lines = [json.loads(x) for x in log.read_text().splitlines()] if log.is_file() else []
-    return state, [x for x in lines if x["update"] <= int(state.update)]
+    """Write the whole run state to ``path`` (``jax_common.checkpoint``'s format), atomically."""
+    return save_state(path, state, header(config, obs_scale, num_actions) | {"update": int(state.update)}, obs_scale)
 
 
 def train(config: PPOConfig, out: str | Path | None = None, progress: bool = True) -> dict[str, Any]:
@@ -375,55 +261,13 @@ def train(config: PPOConfig, out: str | Path | None = None, progress: bool = Tru
     ``total_steps``, which ``steps_requested`` holds), updates, seconds,
     ``steps_per_second`` (environment decisions, all seats, per wall second of the update loop, learning
     included, compilation not), the compile time and the last update's metrics."""
-    from tqdm import tqdm
-
     game = make_game(config)
     scale = observation_scale(config)
     if scale.size != game.observation_shape[0]:
         raise ValueError(f"observation sizes disagree: env {scale.size}, functional game {game.observation_shape[0]}")
-    state = init_state(config, game)
-    folder = Path(out) if out is not None else None
-    log: list[dict[str, Any]] = []
-    if folder is not None:
-        folder.mkdir(parents=True, exist_ok=True)
-        state, log = _resume(folder, config, state)
-    start = int(state.update)
-    resumed = start if start else None
-    t0 = time.perf_counter()
-    update = compiled_update(config, game, scale, state) if start < config.num_updates else None
-    compile_seconds = time.perf_counter() - t0
-
-    def save(s: RunState) -> None:
-        name = f"checkpoint_{int(s.update)}.npz"
-        save_checkpoint(folder / name, s, config, scale, game.num_actions)
-        (folder / LOG).write_text("".join(json.dumps(x) + "\n" for x in log))
-        (folder / LATEST).write_text(json.dumps({"checkpoint": name, "update": int(s.update), "config": config.to_dict()}, indent=1) + "\n")
-
-    if folder is not None and start == 0:
-        save(state)  # the untrained network too: the first point of a learning curve
-    spu = config.steps_per_update
-    # The bar counts the steps the run will take (whole updates), so it ends at 100% and stays on screen.
-    bar = tqdm(total=config.steps_run, initial=start * spu, unit="step", disable=not progress, leave=True)
-    t0 = time.perf_counter()
-    learner_decisions = 0
-    for _ in range(start, config.num_updates):
-        state, metrics = update(state)
-        row = {"update": int(state.update), "steps": int(state.update) * spu} | {k: float(v) for k, v in jax.device_get(metrics).items()}
-        log.append(row)
-        learner_decisions += int(row["learner_decisions"])
-        bar.update(spu)
-        bar.set_postfix(vs_random=f"{row['reward_vs_random']:+.2f}", entropy=f"{row['entropy']:.2f}", refresh=False)
-        if folder is not None and (int(state.update) % config.checkpoint_interval == 0 or int(state.update) == config.num_updates):
-            save(state)
-    seconds = time.perf_counter() - t0
-    bar.close()
-    done = config.num_updates - start
-    return {
-        "game": config.game, "steps": int(state.update) * spu, "steps_requested": config.total_steps,
-        "steps_per_update": spu, "updates": int(state.update), "resumed_from": resumed,
-        "seconds": seconds, "compile_seconds": compile_seconds,
-        "steps_per_second": done * spu / seconds if done else None,
-        "learner_steps_per_second": learner_decisions / seconds if done else None,
-        "final": log[-1] if log else None, "out": str(folder) if folder is not None else None,
-        "state": state,
-    }
+    result = run(config, init_state(config, game), lambda: make_update(config, game, scale), header(config, scale, game.num_actions),
+                 scale, out, progress, lambda row: {"vs_random": f"{row['reward_vs_random']:+.2f}", "entropy": f"{row['entropy']:.2f}"})
+    log, new_rows = result.pop("log"), result.pop("new_rows")
+    learner_decisions = sum(int(row["learner_decisions"]) for row in new_rows)
+    rate = learner_decisions / result["seconds"] if new_rows else None
+    return {"game": config.game, **result, "learner_steps_per_second": rate, "final": log[-1] if log else None}

@@ -1,37 +1,25 @@
-"""A JAX-PPO checkpoint as a zoo ``Agent`` (spec ``jax:<checkpoint.npz>``): numpy only, no JAX import.
+"""A JAX trainer's checkpoint as a zoo ``Agent`` (spec ``jax:<checkpoint.npz>``): numpy only, no JAX import.
 
-It reads the learner's parameters (``params/pi_w0`` ...), the run's ``obs_scale`` and the JSON header from a
-``checkpoint_<update>.npz`` that ``agent_zoo.jax_ppo.train`` wrote, and plays the masked soft-max policy of
-the policy network from ``observation["observation"]`` and ``observation["action_mask"]`` alone.
+It reads the parameter set the checkpoint's header names as its policy (``params/pi_w0`` ... for
+``agent_zoo.jax_ppo``'s learner, ``reg/pi_w0`` ... for ``agent_zoo.jax_rnad``'s regularisation policy),
+the run's ``obs_scale`` and the JSON header from a ``checkpoint_<update>.npz`` of either trainer, and plays
+the masked soft-max policy of the policy network from ``observation["observation"]`` and
+``observation["action_mask"]`` alone.
 """
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from agent_zoo.agent import Agent, Observation, Rngs, batch_masks, legal_actions, sample_from, sample_rows
-from agent_zoo.jax_ppo import network as net
-
-CHECKPOINT_FORMAT = "jax-ppo-checkpoint-1"
-
-
-def read_header(path: str | Path) -> dict[str, Any]:
-    """A checkpoint's JSON header (format, config, update, game, num_actions, obs_dim); refuses other files."""
-    try:
-        with np.load(Path(path), allow_pickle=False) as data:
-            header = json.loads(str(data["header"])) if "header" in data.files else {}
-    except (OSError, ValueError) as exc:
-        raise ValueError(f"{path} is not a jax_ppo checkpoint ({exc})") from None
-    if header.get("format") != CHECKPOINT_FORMAT:
-        raise ValueError(f"{path} is not a jax_ppo checkpoint (format {header.get('format')!r}, expected {CHECKPOINT_FORMAT!r})")
-    return header
+from agent_zoo.jax_common import network as net
+from agent_zoo.jax_common.checkpoint import read_header
 
 
-class JaxPPOAgent(Agent):
+class JaxAgent(Agent):
     """Samples from the policy network's soft-max over the legal actions (``rng`` draws, nothing else)."""
 
     name = "jax"
@@ -44,16 +32,18 @@ class JaxPPOAgent(Agent):
         self.num_actions = int(self.params[f"pi_w{depth - 1}"].shape[1])
         if self.params["pi_w0"].shape[0] != self.obs_dim:
             raise ValueError(f"policy network takes {self.params['pi_w0'].shape[0]} features, obs_scale has {self.obs_dim}")
-        self.info = dict(info or {})  # header: game (rules name), update, config
+        self.info = dict(info or {})  # header: game (rules name), update, config, trainer
 
     @classmethod
-    def load(cls, path: str | Path) -> JaxPPOAgent:
-        """The learner of checkpoint ``path``."""
+    def load(cls, path: str | Path) -> JaxAgent:
+        """The policy of checkpoint ``path`` (the parameter set its header names)."""
         header = read_header(path)
+        prefix = header["policy"] + "/"
         with np.load(Path(path), allow_pickle=False) as data:
-            params = {k.removeprefix("params/"): data[k] for k in data.files if k.startswith("params/")}
+            params = {k.removeprefix(prefix): data[k] for k in data.files if k.startswith(prefix) and "/" not in k.removeprefix(prefix)}
             scale = data["obs_scale"]
-        return cls(params, scale, {"game": header["game"], "update": header["update"], "config": header["config"]})
+        return cls(params, scale, {"game": header["game"], "update": header["update"], "config": header["config"],
+                                   "trainer": header["trainer"]})
 
     def policy(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
         """(m, A) action probabilities of stacked observations (m, D) and legal masks (m, A)."""

@@ -4,7 +4,9 @@
 ``v_w0, ..., v_bK`` (value: observation -> chips the seat to act expects to win this hand), tanh between
 layers. Every function takes the array module ``xp`` (``numpy`` or ``jax.numpy``), so the saved agent needs
 no JAX. Observations are multiplied by the run's fixed ``obs_scale`` (one over each feature's upper bound)
-before the first layer.
+before the first layer. ``init_params`` (JAX, imported on first use) draws a fresh pair of networks.
+
+Both JAX trainers use these networks: ``agent_zoo.jax_ppo`` and ``agent_zoo.jax_rnad``.
 """
 
 from __future__ import annotations
@@ -49,3 +51,20 @@ def probabilities(params: Params, obs: np.ndarray, mask: np.ndarray) -> np.ndarr
     logits -= logits.max(axis=-1, keepdims=True)
     p = np.exp(logits) * (np.asarray(mask) > 0)
     return p / p.sum(axis=-1, keepdims=True)
+
+
+def init_params(key: Any, obs_dim: int, num_actions: int, hidden_sizes: tuple[int, ...]) -> Params:
+    """Orthogonal weights (gain sqrt 2 hidden, 0.01 policy output: a near-uniform start, 1 value output), zero
+    biases; JAX arrays drawn from the PRNG ``key``."""
+    import jax
+    import jax.numpy as jnp
+
+    params: Params = {}
+    for prefix, outputs, last_gain in (("pi", num_actions, 0.01), ("v", 1, 1.0)):
+        sizes = layer_sizes(obs_dim, hidden_sizes, outputs)
+        for i, (fan_in, fan_out) in enumerate(sizes):
+            key, sub = jax.random.split(key)
+            gain = last_gain if i == len(sizes) - 1 else float(np.sqrt(2.0))
+            params[f"{prefix}_w{i}"] = jax.nn.initializers.orthogonal(gain)(sub, (fan_in, fan_out), jnp.float32)
+            params[f"{prefix}_b{i}"] = jnp.zeros(fan_out, jnp.float32)
+    return params

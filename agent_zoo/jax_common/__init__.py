@@ -1,0 +1,8 @@
+"""What the JAX trainers (``agent_zoo.jax_ppo``, ``agent_zoo.jax_rnad``) share, one module each.
+
+``network`` (the policy and value MLPs, numpy or JAX), ``rollout`` (the game of a run and self-play on the
+functional engine), ``checkpoint`` (the ``.npz`` format of a whole run state, resume), ``loop`` (the host
+loop: compile, update, log, checkpoint), ``agent`` (a checkpoint as the zoo's ``jax:`` agent, numpy only)
+and ``exploitability`` (exact exploitability of Leduc / Kuhn checkpoints). Only ``network``, ``checkpoint``,
+``agent`` and ``exploitability`` import nothing heavy; JAX is imported by ``rollout`` and ``loop``.
+"""

@@ -1,0 +1,151 @@
+"""The one configuration of an on-device R-NaD run, checked when it is built.
+
+Defaults follow Hirano & Tsuruoka's Leduc experiments where they give a value (K = 1 hand per learner step,
+M = 500 learner steps per regularisation policy, gamma = 0.001 for the target's EMA and for the second
+averaging stage, whose EMA form is their proposal) and, for everything they leave to OpenSpiel's R-NaD,
+that implementation's defaults as ``agent_zoo.rnad`` records them (eta 0.2, Adam without momentum at
+5e-5, NeuRD beta 2, V-trace c 1, two hidden layers of 256). The networks are the zoo's JAX MLPs
+(``agent_zoo.jax_common.network``: separate policy and value networks, tanh), not OpenSpiel's shared ReLU
+torso.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from agent_zoo.configs import config_from_dict
+from poker_envs import catalog
+
+# catalog keys R-NaD learns on the device: the two-player games of agent_zoo.rnad with a functional engine
+GAMES = tuple(k for k in catalog.keys(solver="rnad") if k in catalog.keys(solver="jax_ppo"))
+TARGET_AVERAGING = ("ema", "am")
+TWO_STAGE = ("none", "am", "ema")
+
+
+@dataclass(frozen=True)
+class RNaDJaxConfig:
+    """Hyper-parameters of one run; ``RNaDJaxConfig(...)`` raises ``ValueError`` naming the bad field."""
+
+    # Game (catalog key): "leduc" or "kuhn" (heads-up, exact exploitability).
+    game: str = "leduc"
+    # K: hands (trajectories) played with the current policy per learner step, one per table; every seat is
+    # the current policy. 1 as the document; raise it on an accelerator (the tables run in parallel).
+    batch_size: int = 1
+    # Learner steps to train for; rounded up to whole updates (``steps_run``).
+    total_steps: int = 100_000
+    # Learner steps one jitted update runs (a ``lax.scan``); the host logs and checkpoints between updates.
+    steps_per_update: int = 500
+    # M: learner steps between two regularisation-policy updates (one fixed-point iteration).
+    reg_update_interval: int = 500
+    # gamma of the target's EMA: target <- target + gamma * (theta - target) after every learner step.
+    target_gamma: float = 0.001
+    # How the target averages the learned parameters: "ema" (gamma above) or "am" (the mean of all of them).
+    target_averaging: str = "ema"
+    # Second averaging stage, every M steps: "none" (R-NaD: reg <- target), "am" (reg is the mean of the initial
+    # reg and every target so far) or "ema" (two-stage averaging: reg <- reg + reg_gamma * (target - reg)).
+    two_stage: str = "ema"
+    # Rate of the second stage's EMA.
+    reg_gamma: float = 0.001
+    # Second-stage EMA rate max(1 / (n + 1), reg_gamma) at the n-th update (the document's proposed schedule:
+    # the arithmetic mean first, the EMA once 1 / (n + 1) < reg_gamma).
+    reg_gamma_schedule: bool = False
+    # eta of the reward transformation: -eta log(pi / pi_reg) at one's own decisions, + at the opponent's.
+    eta: float = 0.2
+    # Hidden layer widths of the policy network and, separately, of the value network (tanh).
+    hidden_sizes: tuple[int, ...] = (256, 256)
+    # Adam learning rate.
+    learning_rate: float = 5e-5
+    # Adam first-moment decay (0: no momentum, as OpenSpiel's R-NaD).
+    adam_b1: float = 0.0
+    # Adam second-moment decay.
+    adam_b2: float = 0.999
+    # Adam epsilon.
+    adam_eps: float = 1e-7
+    # Every gradient component is clipped to [-grad_clip, grad_clip].
+    grad_clip: float = 10_000.0
+    # NeuRD threshold beta: a centred logit above +beta (below -beta) is not pushed further up (down).
+    neurd_beta: float = 2.0
+    # NeuRD advantages are clipped to [-neurd_clip, neurd_clip].
+    neurd_clip: float = 10_000.0
+    # V-trace trace-cutting constant c (rho infinite, lambda 1, as OpenSpiel's R-NaD).
+    vtrace_c: float = 1.0
+    # OpenSpiel's smooth switch: in the first half of each M steps the transformation's reg policy moves (in log
+    # space) from the previous reg policy to the new one.
+    reg_interpolation: bool = True
+    # Updates between two checkpoints (the last update is always saved).
+    checkpoint_interval: int = 20
+    # Seed of everything: parameters, deals, actions.
+    seed: int = 0
+
+    def __post_init__(self) -> None:
+        def fail(name: str, why: str) -> None:
+            raise ValueError(f"RNaDJaxConfig.{name} {why}, got {getattr(self, name)!r}")
+
+        if self.game not in GAMES:
+            fail("game", f"must be one of {list(GAMES)}")
+        for name in ("batch_size", "total_steps", "steps_per_update", "reg_update_interval", "checkpoint_interval"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                fail(name, "must be a positive integer")
+        if isinstance(self.seed, bool) or not isinstance(self.seed, int) or self.seed < 0:
+            fail("seed", "must be a non-negative integer")
+        for name in ("target_gamma", "reg_gamma"):
+            if not _number(getattr(self, name)) or not 0 < getattr(self, name) <= 1:
+                fail(name, "must lie in (0, 1]")
+        for name in ("learning_rate", "adam_eps", "grad_clip", "neurd_beta", "neurd_clip", "vtrace_c"):
+            if not _number(getattr(self, name)) or not getattr(self, name) > 0:
+                fail(name, "must be a number > 0")
+        for name in ("adam_b1", "adam_b2"):
+            if not _number(getattr(self, name)) or not 0 <= getattr(self, name) < 1:
+                fail(name, "must lie in [0, 1)")
+        if not _number(self.eta) or self.eta < 0:
+            fail("eta", "must be a number >= 0")
+        if self.target_averaging not in TARGET_AVERAGING:
+            fail("target_averaging", f"must be one of {list(TARGET_AVERAGING)}")
+        if self.two_stage not in TWO_STAGE:
+            fail("two_stage", f"must be one of {list(TWO_STAGE)}")
+        for name in ("reg_gamma_schedule", "reg_interpolation"):
+            if not isinstance(getattr(self, name), bool):
+                fail(name, "must be true or false")
+        sizes = self.hidden_sizes
+        if not isinstance(sizes, tuple) or not sizes or not all(isinstance(h, int) and not isinstance(h, bool) and h > 0 for h in sizes):
+            fail("hidden_sizes", "must be a non-empty tuple of positive integers")
+
+    @property
+    def num_players(self) -> int:
+        """Seats per table: R-NaD here is for two-player zero-sum games."""
+        return 2
+
+    @property
+    def num_updates(self) -> int:
+        """Updates of the run: ``total_steps`` rounded up to whole updates."""
+        return -(-self.total_steps // self.steps_per_update)
+
+    @property
+    def steps_run(self) -> int:
+        """Learner steps the run takes: ``num_updates`` whole updates, at least ``total_steps``."""
+        return self.num_updates * self.steps_per_update
+
+    def rounding_note(self) -> str | None:
+        """One line saying how ``total_steps`` was rounded up to whole updates (None when it is a multiple)."""
+        if self.steps_run == self.total_steps:
+            return None
+        return (f"{self.total_steps:,} learner steps asked: rounded up to {self.num_updates} whole updates of "
+                f"{self.steps_per_update} = {self.steps_run:,} steps (a multiple of {self.steps_per_update:,} runs exactly)")
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), sort_keys=True)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> RNaDJaxConfig:
+        """Inverse of ``to_dict`` (JSON lists back to tuples); unknown keys are an error."""
+        return config_from_dict(cls, data)
+
+
+def _number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)

@@ -1,0 +1,243 @@
+"""On-device R-NaD: the update's math by hand and against the numpy plain-loop peer, learning Kuhn, resume, errors."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import jax  # noqa: E402  (the [jax] extra, installed by make test)
+import jax.numpy as jnp  # noqa: E402
+
+from agent_zoo.jax_common.agent import JaxAgent  # noqa: E402
+from agent_zoo.jax_rnad import learner as L  # noqa: E402
+from agent_zoo.jax_rnad import train as T  # noqa: E402
+from agent_zoo.jax_rnad.__main__ import main  # noqa: E402
+from agent_zoo.jax_rnad.config import RNaDJaxConfig  # noqa: E402
+from agent_zoo.rnad import vtrace as peer  # noqa: E402  (the torch learner's numpy loops)
+
+KUHN_UNIFORM = 0.458333  # exploitability (NashConv / 2) of the uniform Kuhn policy: 11/24
+# One small Kuhn program for every training test (compiled once per process: seed, steps and checkpoints may
+# differ): the document's two-stage EMA with its max(1 / (n + 1), gamma) schedule, K = 32 hands a step.
+TINY = {"game": "kuhn", "batch_size": 32, "hidden_sizes": (32, 32), "steps_per_update": 100, "reg_update_interval": 100,
+        "learning_rate": 1e-3, "target_gamma": 0.01, "two_stage": "ema", "reg_gamma_schedule": True, "checkpoint_interval": 2}
+TINY_ARGS = ["--game", "kuhn", "--batch-size", "32", "--no-progress", "--set", "hidden_sizes=32,32", "steps_per_update=100",
+             "reg_update_interval=100", "learning_rate=0.001", "target_gamma=0.01", "two_stage=ema", "reg_gamma_schedule=true",
+             "checkpoint_interval=2"]
+
+
+# ---- the math, by hand ------------------------------------------------------------------------------------------
+def test_reward_transform_by_hand() -> None:
+    """pi = (1/2, 1/2, -), pi_reg = (1/4, 3/4, -): log ratio (ln 2, ln 2/3, 0), KL = ln(4/3) / 2; eta = 0.2.
+    Player 0's own decision: reward -eta KL, q term -eta log ratio; the opponent's: the opposite; padding: 0."""
+    pi = jnp.array([[[0.5, 0.5, 0.0]], [[0.5, 0.5, 0.0]], [[0.5, 0.5, 0.0]]])
+    log_ratio = jnp.array([[[math.log(2), math.log(2 / 3), 0.0]]] * 3)
+    player = jnp.array([[0], [1], [0]])
+    valid = jnp.array([[1.0], [1.0], [0.0]])
+    reward, q = L.reward_transform(pi, log_ratio, player, valid, 0, 0.2)
+    kl = 0.5 * math.log(4 / 3)
+    np.testing.assert_allclose(np.asarray(reward)[:, 0], [-0.2 * kl, 0.2 * kl, 0.0], rtol=1e-6)
+    np.testing.assert_allclose(np.asarray(q)[0, 0], [-0.2 * math.log(2), -0.2 * math.log(2 / 3), 0.0], rtol=1e-6)
+    np.testing.assert_allclose(np.asarray(q)[1, 0], [0.2 * math.log(2), 0.2 * math.log(2 / 3), 0.0], rtol=1e-6)
+    assert not np.asarray(q)[2].any()
+
+
+def neurd_grad(logits: list[float], pi: list[float], q: list[float], legal: list[float], beta: float = 2.0, clip: float = 1e4) -> np.ndarray:
+    """d loss / d logits of one decision with weight 1."""
+    row = lambda x: jnp.array([x], jnp.float32)  # noqa: E731
+    f = lambda x: L.neurd_loss(x, row(pi), row(q), row(legal), jnp.ones(1), beta, clip)  # noqa: E731
+    return np.asarray(jax.grad(f)(row(logits)))[0]
+
+
+def test_neurd_logit_update_by_hand() -> None:
+    """A gradient step moves each legal logit by lr * (force - mean legal force), force = the clipped advantage
+    q(a) - sum_b pi(b) q(b), except where the centred logit is already beyond +-beta in the advantage's direction."""
+    # uniform pi, q = (1, 0, -1): advantages (1, 0, -1); descent raises logit 0 and lowers logit 2
+    np.testing.assert_allclose(neurd_grad([0, 0, 0], [1 / 3] * 3, [1, 0, -1], [1, 1, 1]), [-1, 0, 1], atol=1e-6)
+    # pi = (3/4, 1/4), q = (1, 2): v = 5/4, advantages (-1/4, 3/4), minus their mean 1/4: (-1/2, 1/2)
+    np.testing.assert_allclose(neurd_grad([0, 0], [0.75, 0.25], [1, 2], [1, 1]), [0.5, -0.5], atol=1e-6)
+    # advantages clipped to +-0.5
+    np.testing.assert_allclose(neurd_grad([0, 0, 0], [1 / 3] * 3, [1, 0, -1], [1, 1, 1], clip=0.5), [-0.5, 0, 0.5], atol=1e-6)
+    # beta = 2 and centred logits (3, 0, -3): pushing logit 0 up or logit 2 down is refused, the way back is not
+    np.testing.assert_allclose(neurd_grad([3, 0, -3], [1 / 3] * 3, [1, 0, -1], [1, 1, 1]), [0, 0, 0], atol=1e-6)
+    np.testing.assert_allclose(neurd_grad([3, 0, -3], [1 / 3] * 3, [-1, 0, 1], [1, 1, 1]), [1, 0, -1], atol=1e-6)
+    # an illegal action: centred over the two legal logits, its own gradient 0
+    np.testing.assert_allclose(neurd_grad([0, 0, 5], [0.5, 0.5, 0], [1, -1, 7], [1, 1, 0]), [-1, 1, 0], atol=1e-6)
+
+
+def test_two_stage_average_by_hand() -> None:
+    """Reg 0, targets 3 then 6: AM gives the means 3/2 and 3; EMA(0.1) 0.3 then 0.87; R-NaD the target itself."""
+    def average(two_stage: str, gamma: float = 0.1, schedule: bool = False) -> list[float]:
+        reg, out = {"w": jnp.zeros(())}, []
+        for n, target in ((1, 3.0), (2, 6.0)):
+            reg = L.lerp(reg, {"w": jnp.asarray(target)}, L.reg_rate(two_stage, gamma, schedule, jnp.asarray(n)))
+            out.append(float(reg["w"]))
+        return out
+
+    np.testing.assert_allclose(average("am"), [1.5, 3.0], rtol=1e-6)
+    np.testing.assert_allclose(average("ema"), [0.3, 0.87], rtol=1e-6)
+    np.testing.assert_allclose(average("ema", gamma=0.001, schedule=True), [1.5, 3.0], rtol=1e-6)  # the mean while 1/(n+1) > gamma
+    assert average("none") == [3.0, 6.0]  # copied exactly
+    assert float(L.reg_rate("ema", 0.001, True, jnp.asarray(2000))) == pytest.approx(0.001)
+    assert float(L.target_rate("am", 0.001, jnp.asarray(3))) == pytest.approx(0.25)
+
+
+# ---- V-trace and the transformation against the numpy plain loops of agent_zoo.rnad ----------------------------
+def random_batch(rng: np.random.Generator, t_len: int = 7, cols: int = 9, actions: int = 3) -> dict[str, np.ndarray]:
+    """Hands of 1..t_len decisions (padding after), players alternating from a random first seat, chips at the end."""
+    lengths = rng.integers(1, t_len + 1, cols)
+    valid = (np.arange(t_len)[:, None] < lengths[None, :]).astype(np.float64)
+    player = (np.arange(t_len)[:, None] + rng.integers(0, 2, cols)[None, :]) % 2
+    rewards = np.zeros((t_len, cols, 2))
+    chips = rng.normal(size=cols) * 3
+    rewards[lengths - 1, np.arange(cols)] = np.stack([chips, -chips], axis=1)
+    logits = rng.normal(size=(t_len, cols, actions))
+    pi = np.exp(logits) / np.exp(logits).sum(-1, keepdims=True)
+    reg = rng.dirichlet(np.ones(actions), size=(t_len, cols))
+    action = rng.integers(0, actions, (t_len, cols))
+    return {"v": rng.normal(size=(t_len, cols)), "valid": valid, "player": player, "action": action, "pi": pi,
+            "log_ratio": np.log(pi) - np.log(reg), "mu": rng.uniform(0.2, 1.0, (t_len, cols)),
+            "pi_taken": np.take_along_axis(pi, action[..., None], -1)[..., 0], "rewards": rewards}
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_vtrace_and_transform_match_the_plain_loop_reference(seed: int) -> None:
+    b = random_batch(np.random.default_rng(seed))
+    with jax.enable_x64(True):
+        j = {k: jnp.asarray(v) for k, v in b.items()}
+        for p in (0, 1):
+            ref_reward, ref_q_reg = peer.reward_transform(b["pi"], b["log_ratio"], b["player"], b["valid"], p, 0.2)
+            reward, q_reg = L.reward_transform(j["pi"], j["log_ratio"], j["player"], j["valid"], p, 0.2)
+            np.testing.assert_allclose(np.asarray(reward), ref_reward, rtol=1e-12, atol=1e-12)
+            np.testing.assert_allclose(np.asarray(q_reg), ref_q_reg, rtol=1e-12, atol=1e-12)
+            for c in (1.0, 0.5):
+                ref = peer.v_trace(b["v"], b["valid"], b["player"], b["action"], b["mu"], b["pi_taken"], b["rewards"],
+                                   ref_reward, ref_q_reg, p, c)
+                got = L.v_trace(j["v"], j["valid"], j["player"], j["action"], j["mu"], j["pi_taken"], j["rewards"],
+                                reward, q_reg, p, c)
+                for ours, theirs in zip(got, ref, strict=True):
+                    np.testing.assert_allclose(np.asarray(ours, np.float64), np.asarray(theirs, np.float64), rtol=1e-10, atol=1e-10)
+
+
+def test_vtrace_by_hand_on_one_hand() -> None:
+    """Decisions: player 0, player 1, player 0, who wins 2 chips; on-policy (mu = pi), no transformation, c = 1:
+    every target of player 0 is the return 2; player 0's q at the taken action is v + (2 - v) / mu."""
+    v = jnp.array([[0.5], [-1.0], [1.0]])
+    player = jnp.array([[0], [1], [0]])
+    rewards = jnp.zeros((3, 1, 2)).at[2, 0].set(jnp.array([2.0, -2.0]))
+    mu = jnp.array([[0.5], [0.25], [0.8]])
+    zeros = jnp.zeros((3, 1))
+    vt, has, q = L.v_trace(v, jnp.ones((3, 1)), player, jnp.array([[1], [0], [0]]), mu, mu, rewards, zeros,
+                           jnp.zeros((3, 1, 2)), 0, 1.0)
+    np.testing.assert_allclose(np.asarray(vt)[:, 0], [2.0, 0.0, 2.0], rtol=1e-6)
+    assert np.asarray(has)[:, 0].tolist() == [True, False, True]
+    np.testing.assert_allclose(np.asarray(q)[0, 0], [0.5, 0.5 + (2.0 - 0.5) / 0.5], rtol=1e-6)
+    np.testing.assert_allclose(np.asarray(q)[2, 0], [1.0 + (2.0 - 1.0) / 0.8, 1.0], rtol=1e-6)
+    assert not np.asarray(q)[1].any()
+
+
+def arrays(state: T.RunState) -> list[np.ndarray]:
+    """Every leaf of a run state as numpy (PRNG keys as their data)."""
+    is_key = lambda x: jax.dtypes.issubdtype(x.dtype, jax.dtypes.prng_key)  # noqa: E731
+    return [np.asarray(jax.random.key_data(x) if is_key(x) else x) for x in jax.tree_util.tree_leaves(state)]
+
+
+# ---- training ---------------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_kuhn_exploitability_improves_over_uniform(seed: int) -> None:
+    """400 learner steps of 32 hands (two-stage EMA with the schedule): the returned (regularisation) policy's
+    exact exploitability falls from the uniform policy's 0.458 to below 0.25 (about 0.17-0.19 when written),
+    for each seed; the fresh network is uniform to within 0.01."""
+    config = RNaDJaxConfig(**TINY, total_steps=400, seed=seed)
+    game = T.make_game(config)
+    from agent_zoo.jax_common.exploitability import agent_exploitability, evaluator
+
+    ev = evaluator("kuhn")
+    fresh = agent_exploitability(T.policy_agent(T.init_state(config, game), T.observation_scale(config)), ev)[0]
+    assert fresh == pytest.approx(KUHN_UNIFORM, abs=0.01)
+    result = T.train(config, progress=False)
+    assert result["uniform_exploitability"] == pytest.approx(KUHN_UNIFORM, abs=1e-6)
+    assert result["exploitability"] < 0.25 and result["target_exploitability"] < 0.25
+    assert result["steps"] == 400 and result["final"]["reg_updates"] == 4 and result["steps_per_second"] > 0
+
+
+def test_resume_is_bit_identical_and_checkpoints_play_as_zoo_agents(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    summary = tmp_path / "half.json"
+    main(["train", *TINY_ARGS, "--steps", "200", "--seed", "4", "--out", str(out), "--json", str(summary)])
+    data = json.loads(summary.read_text())
+    assert data["steps"] == 200 and data["updates"] == 2 and data["steps_per_second"] > 0 and 0 < data["exploitability"] < 1
+    config = RNaDJaxConfig(**TINY, total_steps=400, seed=4)
+    resumed = T.train(config, out, progress=False, exploitability=False)
+    whole = T.train(config, tmp_path / "whole", progress=False, exploitability=False)
+    assert resumed["resumed_from"] == 2 and resumed["updates"] == 4
+    for a, b in zip(arrays(whole["state"]), arrays(resumed["state"]), strict=True):  # every leaf, tables and keys too
+        np.testing.assert_array_equal(a, b)
+    assert sorted(p.name for p in out.glob("checkpoint_*.npz")) == ["checkpoint_0.npz", "checkpoint_2.npz", "checkpoint_4.npz"]
+    assert [json.loads(x)["update"] for x in (out / "log.jsonl").read_text().splitlines()] == [1, 2, 3, 4]
+    with pytest.raises(ValueError, match="another configuration"):
+        T.train(RNaDJaxConfig(**{**TINY, "eta": 0.1}), out, progress=False)
+
+    # the checkpoint's agent plays the regularisation policy of the saved state
+    from agent_zoo.jax_common.exploitability import evaluator
+    from agent_zoo.registry import make_agent
+    from agent_zoo.tournament import TournamentConfig, build_env, run_tournament
+
+    ev = evaluator("kuhn")
+    rows = {"observation": ev.obs, "action_mask": ev.legal.astype(np.int8)}
+    agent = JaxAgent.load(out / "checkpoint_4.npz")
+    assert agent.info["trainer"] == "jax_rnad"
+    expected = T.policy_agent(resumed["state"], T.observation_scale(config)).action_probabilities_batch(rows)
+    np.testing.assert_array_equal(agent.action_probabilities_batch(rows), expected)
+    spec = f"jax:{out / 'checkpoint_4.npz'}"
+    make_agent(spec, build_env("kuhn"))
+    result = run_tournament(TournamentConfig(game="kuhn", agents=["random", spec], hands=20, seed=1, progress=False, style=False))
+    assert np.isfinite(result.mean).all()
+    with pytest.raises(ValueError, match="jax:"):
+        make_agent(spec, build_env("leduc"))
+
+    curve = main(["exploitability", "--out", str(out), "--json", str(tmp_path / "curve.json")])
+    assert [r["update"] for r in curve["rows"]] == [0, 2, 4] and [r["steps"] for r in curve["rows"]] == [0, 200, 400]
+    assert curve["rows"][0]["exploitability"] == pytest.approx(KUHN_UNIFORM, abs=0.01) and curve["trainer"] == "jax_rnad"
+    assert curve["rows"][-1]["exploitability"] < curve["rows"][0]["exploitability"]
+    assert (out / "exploitability.png").stat().st_size > 0
+
+
+# ---- bad arguments ------------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("field, value", [
+    ("game", "nolimit"), ("batch_size", 0), ("total_steps", 1.5), ("steps_per_update", True), ("reg_update_interval", -1),
+    ("target_gamma", 0.0), ("reg_gamma", 1.5), ("two_stage", "avg"), ("target_averaging", "mean"), ("eta", -0.1),
+    ("learning_rate", 0), ("adam_b1", 1.0), ("hidden_sizes", ()), ("hidden_sizes", (8, 0)), ("reg_interpolation", 1),
+    ("seed", -1), ("vtrace_c", 0.0),
+])
+def test_config_rejects_bad_values_naming_the_field(field: str, value: object) -> None:
+    with pytest.raises(ValueError, match=f"RNaDJaxConfig.{field} "):
+        RNaDJaxConfig(**{field: value})
+
+
+def test_config_round_trips_and_rounds_steps_up() -> None:
+    config = RNaDJaxConfig(total_steps=1001, steps_per_update=500)
+    assert config.num_updates == 3 and config.steps_run == 1500 and "rounded up to 3 whole updates" in config.rounding_note()
+    assert RNaDJaxConfig.from_dict(json.loads(config.to_json())) == config
+    with pytest.raises(ValueError, match="unknown RNaDJaxConfig fields"):
+        RNaDJaxConfig.from_dict({"mix": 1})
+
+
+def test_cli_errors_are_one_line_naming_the_argument(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    for argv, flag in ((["--set", "two_stage=avg"], "--set two_stage"), (["--set", "nope=1"], "--set"),
+                       (["--batch-size", "0"], "--batch-size"), (["--steps", "0"], "--steps"),
+                       (["--set", "eta=lots"], "--set eta"), (["--game", "nolimit"], "--game")):
+        with pytest.raises(SystemExit) as exc:
+            main(["train", *argv])
+        assert exc.value.code == 2
+        assert f"error: argument {flag}" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["exploitability", "--out", str(tmp_path)])
+    assert "no checkpoint_" in capsys.readouterr().err
+    (tmp_path / "latest.json").write_text(json.dumps({"checkpoint": "checkpoint_0.npz", "update": 0, "config": {"mix": [1, 0, 0]}}))
+    with pytest.raises(SystemExit):
+        main(["train", *TINY_ARGS, "--steps", "100", "--out", str(tmp_path)])
+    assert "error: argument --out: unknown RNaDJaxConfig fields ['mix']" in capsys.readouterr().err
