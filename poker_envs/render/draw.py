@@ -313,6 +313,7 @@ def _seat(frame: np.ndarray, seat: SeatView, drawn: DrawnLayout, s: int) -> None
 
 def draw_table(view: TableView) -> np.ndarray:
     """The frame of ``view``: a new ``(HEIGHT, WIDTH, 3)`` uint8 RGB array (``layout.WIDTH`` x ``layout.HEIGHT``)."""
+    pillow()  # every frame says so without Pillow, even when the pieces it needs are cached
     drawn = drawn_layout(view)
     layout = drawn.layout
     frame = _background(layout).copy()
