@@ -116,8 +116,9 @@ def end_frame(state: HoldemState, names: Sequence[str], visible: Sequence[bool],
     frame = table_frame(state, names, visible, "Showdown" if showdown else "Hand over", scale=scale)
     for s, seat in enumerate(frame["seats"]):
         seat["won"] = results[s]
-        if state.winnings is not None:  # the pots paid out
+        if state.winnings is not None:  # the pots paid out: the bets are gone to the winners
             seat["stack"] = amount(state.stacks[s] + state.winnings[s], scale)
+            seat["bet"] = 0
         if showdown and not state.folded[s] and visible[s]:
             seat["hand"] = describe(state.strengths[s])
     frame["over"] = True

@@ -144,7 +144,7 @@ async function openHand(id) {
     item.addEventListener("click", () => goTo(k));
     return item;
   }));
-  listHands();
+  for (const item of $("hand-list").children) item.classList.toggle("selected", Number(item.dataset.id) === id);
   drawReplay();
 }
 
