@@ -128,7 +128,7 @@ def test_example_help(name: str, capsys: pytest.CaptureFixture[str], monkeypatch
 
 # The tools a new user starts with, and their sub-commands: (python -m name, module, sub-command words).
 HELP_WITH_EXAMPLES = [
-    *((f"agent_zoo.{tool}", TOOLS[tool], "") for tool in ("tournament", "lbr", "play", "showcase")),
+    *((f"agent_zoo.{tool}", TOOLS[tool], "") for tool in ("tournament", "lbr", "play", "showcase", "viewer")),
     *((f"agent_zoo.{tool}", TOOLS[tool], words) for tool, commands in (
         ("jax_ppo", ("train", "exploitability")), ("jax_rnad", ("train", "exploitability")), ("rnad", ("train", "experiment", "summary", "tabular")),
         ("cnn", ("train", "evaluate", "calibrate", "spread"))) for words in ("", *commands)),
