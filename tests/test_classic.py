@@ -19,7 +19,6 @@ import numpy as np
 import pygame
 import pytest
 import rlcard
-from gymnasium import spaces
 from gymnasium.utils.env_checker import data_equivalence
 from pettingzoo.test import api_test, performance_benchmark, save_obs_test, seed_test
 from pettingzoo.test.render_test import render_test
@@ -215,7 +214,8 @@ def test_signature_metadata_and_spaces_are_pettingzoo_s(ours, peer) -> None:
             assert np.array_equal(box.high, theirs.observation_space(agent)["observation"].high)
         # PettingZoo's wrappers in PettingZoo's order; the illegal-move wrapper is this project's (a fold and -1)
         assert isinstance(mine, wrappers.OrderEnforcingWrapper) and isinstance(mine.env, wrappers.AssertOutOfBoundsWrapper)
-        assert isinstance(theirs.env.env, wrappers.TerminateIllegalWrapper) and isinstance(mine.env.env, ForfeitIllegalWrapper)
+        assert isinstance(theirs.env.env, wrappers.TerminateIllegalWrapper)
+        assert isinstance(mine.env.env, ForfeitIllegalWrapper)
 
 
 @pytest.mark.parametrize("env_module", MODULES, ids=module_id)
@@ -367,8 +367,8 @@ def test_bad_arguments_are_refused(module, kwargs, error, match) -> None:
         module.env(**kwargs)
 
 
-@pytest.mark.parametrize(("module", "n"), [(texas_holdem_no_limit_v6, 2), (texas_holdem_no_limit_v6, 6), (texas_holdem_v4, 2),
-                                           (texas_holdem_v4, 6), (leduc_holdem_v4, 2)], ids=module_id)
+@pytest.mark.parametrize(("module", "n"), [(texas_holdem_no_limit_v6, 2), (texas_holdem_no_limit_v6, 6),
+                                           (texas_holdem_v4, 2), (texas_holdem_v4, 6), (leduc_holdem_v4, 2)], ids=module_id)
 def test_every_hand_ends_within_the_games_length(module, n) -> None:
     """What max_cycles_test checks for envs with max_cycles: here every episode (one hand) ends within the rules'
     bound on decisions plus one dead step per agent, and rewards are zero-sum."""
@@ -378,7 +378,7 @@ def test_every_hand_ends_within_the_games_length(module, n) -> None:
         env.reset(seed=episode)
         bound = env.unwrapped.game.max_game_length + n
         steps, total = 0, 0.0
-        for agent in env.agent_iter(bound + 1):
+        for _agent in env.agent_iter(bound + 1):
             obs, reward, term, trunc, _ = env.last()
             total += reward
             env.step(None if term or trunc else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
@@ -485,7 +485,7 @@ def test_side_pot_hand_worked_and_rlcard_refunds_it() -> None:
     game.init_chips = [20, 100, 100]
     game.dealer_id = 0  # the small blind is seat 1, the big blind seat 2, seat 0 acts first: as above
     game.init_game()
-    for player, cards in zip(game.players, hole):
+    for player, cards in zip(game.players, hole, strict=True):
         player.hand = [Card(cards[1].upper(), cards[0]), Card(cards[3].upper(), cards[2])]
     board_cards = [Card(board[i + 1].upper(), board[i]) for i in range(0, 10, 2)]
     dealt = {c.get_index() for c in board_cards} | {c.get_index() for p in game.players for c in p.hand}

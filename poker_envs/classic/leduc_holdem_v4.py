@@ -30,7 +30,7 @@ class raw_env(ClassicRender, DealOptionAECEnv):
 
     def __init__(self, render_mode: str | None = None, screen_height: int | None = 1000) -> None:
         """``screen_height``: the height in pixels of ``rgb_array`` frames."""
-        self.metadata = classic_metadata(self.metadata["name"])  # this env's own copy: wrappers that add modes change only it
+        self.metadata = classic_metadata(self.metadata["name"])  # its own copy: a wrapper adding modes changes only it
         self.screen_height = check_screen_height(screen_height)
         game = catalog.game("leduc").rules()
         super().__init__(game, RLCardLeducEncoder(game), render_leduc, render_mode, reward_scale=REWARD_SCALE,

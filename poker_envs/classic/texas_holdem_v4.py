@@ -32,7 +32,7 @@ class raw_env(ClassicRender, HoldemAECEnv):
 
     def __init__(self, num_players: int = 2, render_mode: str | None = None, screen_height: int | None = 1000) -> None:
         """``num_players``: 2 to 10 seats; ``screen_height``: the height in pixels of ``rgb_array`` frames."""
-        self.metadata = classic_metadata(self.metadata["name"])  # this env's own copy: wrappers that add modes change only it
+        self.metadata = classic_metadata(self.metadata["name"])  # its own copy: a wrapper adding modes changes only it
         self.screen_height = check_screen_height(screen_height)
         config = table_config("limit", num_players, SMALL_BLIND, BIG_BLIND, 0, STACK, allow_fold_when_check=True)
         super().__init__(config, "big_blinds", RLCardLimitEncoder, render_mode, public=False,
