@@ -101,14 +101,15 @@ def aec_metadata(name: str) -> dict[str, Any]:
     return {"name": name, "render_modes": list(RENDER_MODES), "render_fps": RENDER_FPS, "is_parallelizable": False}
 
 
-def render_table(text_fn: Callable[[GameState], str], state: GameState, names: Sequence[str],
-                 render_mode: str) -> str | np.ndarray | None:
+def render_table(text_fn: Callable[[GameState], str], state: GameState, names: Sequence[str], render_mode: str,
+                 places: Sequence[int] | None = None, everyone: Sequence[str] = ()) -> str | np.ndarray | None:
     """What ``render()`` gives in ``render_mode``: the text (returned, or printed for "human") or the picture's
-    frame ("rgb_array"); ``names[s]`` is the agent at rules seat ``s``."""
+    frame ("rgb_array"); ``names[s]`` is the agent at rules seat ``s``, drawn at place ``places[s]`` of a table of
+    ``everyone`` when given (``render.frames.table_frame``)."""
     if render_mode == "rgb_array":
         from poker_envs.render.frames import table_frame  # deferred: the pictures read every game's rules
 
-        return table_frame(state, names)
+        return table_frame(state, names, places, everyone)
     return show_text(text_fn(state), render_mode)
 
 
@@ -357,7 +358,8 @@ class PokerAECEnv(AECEnv):
         if self.render_mode is None:
             warn_no_render_mode()
             return None
-        return render_table(self._render_fn, self.state, self._agents_at, self.render_mode)
+        return render_table(self._render_fn, self.state, self._agents_at, self.render_mode, self._table.seats,
+                            self.possible_agents)
 
     def close(self) -> None:
         pass

@@ -21,7 +21,7 @@ from poker_envs.core.cards import cards_from_str
 from poker_envs.render import draw, gif
 from poker_envs.render.frames import table_frame, table_view
 from poker_envs.render.layout import CHIP_R, HEIGHT, MAX_SEATS, WIDTH, drawn_layout, table_layout
-from poker_envs.render.table import CardView, SeatView, TableView
+from poker_envs.render.table import CardView, SeatView, TableView, seated
 
 FRAME = (HEIGHT, WIDTH, 3)
 CASES = [(g.key, n) for g in catalog.GAMES for n in sorted({g.players[0], min(g.players[1], 6)})]
@@ -60,6 +60,17 @@ def test_every_game_draws_frames_of_one_shape_through_a_hand(key: str, players: 
         for frame in frames:
             assert isinstance(frame, np.ndarray) and frame.shape == FRAME and frame.dtype == np.uint8
         assert any(not np.array_equal(a, b) for a, b in zip(frames, frames[1:]))  # the hand is seen to move
+
+
+@pytest.mark.parametrize("key", catalog.keys())
+def test_pettingzoos_render_test_passes_in_every_mode(key: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """PettingZoo's ``render_test``: each mode of ``metadata["render_modes"]`` returns what it should ("human" None
+    after printing, "ansi" a str, "rgb_array" an (H, W, 3) uint8 array) through a few steps."""
+    from pettingzoo.test.render_test import render_test
+
+    module = importlib.import_module(catalog.game(key).module_path)
+    render_test(lambda render_mode: module.env(render_mode=render_mode))
+    assert capsys.readouterr().out  # "human" printed the tables
 
 
 def test_the_threshold_games_parallel_form_draws_too() -> None:
@@ -178,6 +189,41 @@ def test_a_showdown_names_the_hands_as_worked_by_hand() -> None:
     assert view.result == "player_0 wins 4 (pair of aces)"
     assert [(s.note, s.result) for s in view.seats] == [("pair of aces", "+2"), ("pair of kings", "-2")]
     assert [c.rank + c.suit for c in view.board] == ["2c", "7d", "9h", "Js", "Qd"]
+
+
+def test_in_a_session_every_agent_keeps_its_place_and_the_eliminated_show_as_out() -> None:
+    """A tournament where players bust: each frame has a place per agent of the episode, in env seat order; the
+    seats out of play hold their agent's name and "out"."""
+    env = nolimit_holdem_v0.env(num_players=4, starting_stack=12, hands_per_episode=30, render_mode="rgb_array")
+    env.reset(seed=1)
+    rng = np.random.default_rng(1)
+    checked = 0
+    for _ in env.agent_iter():
+        obs, _, termination, truncation, _ = env.last()
+        if termination or truncation:
+            env.step(None)
+            continue
+        legal = np.flatnonzero(obs["action_mask"])
+        env.step(int(legal[-1]) if 5 in legal else int(rng.choice(legal)))  # all-in whenever allowed: players bust
+        raw = env.unwrapped
+        if not env.agents or len(raw._table.seats) == 4:
+            continue
+        view = seated(table_view(raw.state, raw._agents_at), raw._table.seats, raw.possible_agents)
+        assert [s.name for s in view.seats] == raw.possible_agents
+        out = [a for a in raw.possible_agents if a not in raw._agents_at]
+        assert out and all(view.seats[raw.possible_agents.index(a)].note == "out" for a in out)
+        assert np.array_equal(env.render(), draw.draw_table(view))
+        checked += 1
+    assert checked > 0
+
+
+def test_seated_refuses_places_that_do_not_fit() -> None:
+    view = TableView("t", "s", (SeatView("a"), SeatView("b")))
+    with pytest.raises(ValueError, match="places"):
+        seated(view, [0, 0], ["a", "b", "c"])
+    with pytest.raises(ValueError, match="places"):
+        seated(view, [0, 3], ["a", "b", "c"])
+    assert seated(view, [0, 1], ["a", "b"]) is view
 
 
 def test_the_layout_keeps_every_piece_apart() -> None:

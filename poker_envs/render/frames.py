@@ -18,7 +18,7 @@ from poker_envs.games.threshold import ThresholdState
 from poker_envs.render.draw import draw_table
 from poker_envs.render.holdem_view import holdem_view
 from poker_envs.render.small_views import kuhn_view, leduc_view, push_fold_view, threshold_view
-from poker_envs.render.table import TableView
+from poker_envs.render.table import TableView, seated
 
 
 @singledispatch
@@ -35,6 +35,10 @@ table_view.register(PushFoldState, push_fold_view)
 table_view.register(ThresholdState, threshold_view)
 
 
-def table_frame(state: Any, names: Sequence[str]) -> np.ndarray:
-    """The ``(HEIGHT, WIDTH, 3)`` uint8 RGB frame of ``state`` (Pillow: the ``render`` extra)."""
-    return draw_table(table_view(state, names))
+def table_frame(state: Any, names: Sequence[str], places: Sequence[int] | None = None,
+                everyone: Sequence[str] = ()) -> np.ndarray:
+    """The ``(HEIGHT, WIDTH, 3)`` uint8 RGB frame of ``state`` (Pillow: the ``render`` extra); ``names[s]`` is the
+    agent at rules seat ``s``. With ``places``, the hand's seats sit at those places of a table of ``everyone``
+    (a session's hand after eliminations, or with seats rotated: each agent keeps its place)."""
+    view = table_view(state, names)
+    return draw_table(view if places is None else seated(view, places, everyone))

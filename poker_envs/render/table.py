@@ -11,7 +11,7 @@ observation never comes from it).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from poker_envs.core.cards import RANKS, SUITS
@@ -95,3 +95,18 @@ def status_line(stage: str, player: int, names: Sequence[str]) -> str:
     if player == CHANCE:
         return "Dealing"
     return f"{stage + ' · ' if stage else ''}{names[player]} to act"
+
+
+def seated(view: TableView, places: Sequence[int], everyone: Sequence[str]) -> TableView:
+    """``view`` of the seats in a hand, drawn at a table of ``len(everyone)`` seats: its seat ``k`` at place
+    ``places[k]``, the places nobody holds in this hand showing their agent as out (a session's eliminated seats),
+    so every agent keeps its place from hand to hand."""
+    if len(places) != len(view.seats) or len(set(places)) != len(places) or not all(0 <= p < len(everyone) for p in places):
+        raise ValueError(f"places must give a distinct place in 0..{len(everyone) - 1} to each of the {len(view.seats)} "
+                         f"seats, got {list(places)}")
+    if list(places) == list(range(len(everyone))):
+        return view
+    table = [SeatView(name, note="out", folded=True) for name in everyone]
+    for place, seat in zip(places, view.seats):
+        table[place] = seat
+    return replace(view, seats=tuple(table))
