@@ -234,7 +234,8 @@ def test_the_layout_keeps_every_piece_apart() -> None:
 
     for n in range(2, MAX_SEATS + 1):
         layout = table_layout(n, 4, 5)
-        pieces: dict[str, tuple[int, ...]] = {"pot": (layout.pot[0] - 70, layout.pot[1] - 10, layout.pot[0] + 70, layout.pot[1] + 10)}
+        px, py = layout.pot
+        pieces: dict[str, tuple[int, ...]] = {"pot": (px - 70, py - 10, px + 70, py + 10)}
         for s, spot in enumerate(layout.seats):
             x, y = spot.bet
             pieces[f"panel {s}"] = spot.panel
@@ -359,7 +360,8 @@ def test_the_gif_command_writes_the_hand_frame_by_frame(tmp_path: Path) -> None:
     assert len(decoded) == len(frames) >= 3
     for a, b in zip(frames, decoded):  # one shared palette of 48 colours: text edges move a little, the rest not
         assert np.mean(np.abs(a.astype(int) - b.astype(int)).max(axis=2) > 24) < 0.005
-    assert [f.info["duration"] for f in ImageSequence.Iterator(Image.open(out))] == [gif.FRAME_MS] * (len(frames) - 1) + [gif.LAST_MS]
+    durations = [f.info["duration"] for f in ImageSequence.Iterator(Image.open(out))]
+    assert durations == [gif.FRAME_MS] * (len(frames) - 1) + [gif.LAST_MS]
     assert all(np.array_equal(a, b) for a, b in zip(frames, gif.hand_frames("kuhn", 2, 3)))  # the seed fixes the hand
 
 

@@ -10,7 +10,6 @@ drawn, so the text modes never need it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
