@@ -1,21 +1,28 @@
-"""R-NaD speed on Leduc: learner steps per second (K = 1) and the cost of one exact evaluation.
+"""R-NaD speed on Leduc: the torch learner (``agent_zoo.rnad``) and the on-device JAX one (``agent_zoo.jax_rnad``).
 
-Usage: ``python benchmarks/rnad_speed.py [--steps 300] [--runs 1 9]``. Prints, per number of runs
-trained together (R), learner steps/s of the whole solver and per run, how the step time splits
-between playing hands (env + actor) and learning, and the time of one exact exploitability
-evaluation of every run's policy (all 936 information sets in one forward pass + best responses).
-There is no peer to compare with: OpenSpiel's R-NaD (JAX) was removed from OpenSpiel.
-Single-threaded torch, as the CLI runs by default.
+Usage: ``python benchmarks/rnad_speed.py [--steps 300] [--runs 1 9] [--jax-steps 5000] [--jax-batch 1 16 64]``.
+Prints, per number of runs trained together (R), the torch solver's learner steps/s of the whole solver and
+per run, how the step time splits between playing hands (env + actor) and learning, and the time of one
+exact exploitability evaluation of every run's policy (all 936 information sets in one forward pass + best
+responses). Then, in the same process, the JAX trainer's learner steps/s for each K of ``--jax-batch``
+(hands per learner step; the torch learner's is 1) over ``--jax-steps`` learner steps (compilation timed
+apart), and the ratio JAX / torch at K = 1 (torch R = 1): the same algorithm and step, the same Leduc.
+The networks differ: torch has OpenSpiel's shared ReLU torso of 256 x 256, JAX separate tanh policy and
+value networks of 256 x 256 (about twice the arithmetic). Single-threaded torch, as the CLI runs by
+default; JAX uses what XLA takes. OpenSpiel's own R-NaD (JAX) was removed from OpenSpiel, so there is no
+outside peer.
 """
 
 from __future__ import annotations
 
-import argparse
 import os
 import time
+from collections.abc import Sequence
+from typing import Any
 
 import torch
 
+from agent_zoo import cli
 from agent_zoo.rnad.config import RNaDConfig
 from agent_zoo.rnad.evaluate import ExactEvaluator
 from agent_zoo.rnad.experiment import make_leduc_env
@@ -60,20 +67,53 @@ def bench(runs: int, steps: int) -> dict[str, float]:
     }
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--steps", type=int, default=300)
-    parser.add_argument("--runs", type=int, nargs="+", default=[1, 9])
-    args = parser.parse_args()
+def jax_bench(batch_size: int, steps: int) -> dict[str, float]:
+    """The JAX trainer on Leduc with K = ``batch_size``, defaults otherwise, ``steps`` learner steps."""
+    from agent_zoo.jax_rnad.config import RNaDJaxConfig
+    from agent_zoo.jax_rnad.train import train
+
+    per_update = min(500, steps)
+    config = RNaDJaxConfig(game="leduc", batch_size=batch_size, total_steps=steps, steps_per_update=per_update)
+    r = train(config, out=None, progress=False, exploitability=False)
+    return {"batch_size": batch_size, "steps": r["steps"], "steps_per_s": r["steps_per_second"],
+            "hands_per_s": r["steps_per_second"] * batch_size, "decisions_per_s": r["decisions_per_second"],
+            "compile_s": r["compile_seconds"]}
+
+
+def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
+    parser = cli.parser("benchmarks/rnad_speed.py", __doc__.split("\n\n")[0])
+    parser.add_argument("--steps", type=cli.positive_int, default=300, help="torch learner steps to time (after 20 warm-up steps)")
+    parser.add_argument("--runs", type=cli.positive_int, nargs="+", default=[1, 9], help="torch runs trained together (R), one row each")
+    parser.add_argument("--jax-steps", type=cli.positive_int, default=5_000, help="JAX learner steps to time per row")
+    parser.add_argument("--jax-batch", type=cli.positive_int, nargs="+", default=[1, 16, 64], help="K (hands per learner step) of each JAX row")
+    cli.add_json(parser, "the figures")
+    args = parser.parse_args(argv)
     torch.set_num_threads(1)
+    torch_rows = [bench(runs, args.steps) for runs in args.runs]
+    jax_rows = [jax_bench(k, args.jax_steps) for k in args.jax_batch]
+    base = next((r for r in torch_rows if r["runs"] == 1), None)
+    same_k = next((r for r in jax_rows if r["batch_size"] == 1), None)
+    ratio = same_k["steps_per_s"] / base["steps_per_s"] if base and same_k else None
+    result = {"cpu_count": os.cpu_count(), "load_average": os.getloadavg()[0], "torch": torch_rows, "jax": jax_rows,
+              "jax_over_torch_k1": ratio}
+    if cli.emit_json(result, args.json):
+        return result
     print(f"cpu count {os.cpu_count()}, load average {os.getloadavg()[0]:.2f} (shared machine: figures vary with load)")
+    print("torch R-NaD (agent_zoo.rnad), K = 1:")
     print(f"{'R':>3} {'solver steps/s':>15} {'run-steps/s':>12} {'play share':>11} {'eval ms (R runs)':>17} {'eval / 500 steps':>17}")
-    for runs in args.runs:
-        r = bench(runs, args.steps)
+    for r in torch_rows:
         print(
             f"{r['runs']:>3} {r['steps_per_s']:>15.1f} {r['run_steps_per_s']:>12.1f} {r['play_share']:>11.0%}"
             f" {r['eval_ms']:>17.1f} {r['eval_vs_500_steps']:>17.1%}"
         )
+    print("JAX R-NaD (agent_zoo.jax_rnad), one run:")
+    print(f"{'K':>5} {'learner steps':>14} {'steps/s':>10} {'hands/s':>10} {'decisions/s':>12} {'compile s':>10}")
+    for r in jax_rows:
+        print(f"{r['batch_size']:>5} {r['steps']:>14,} {r['steps_per_s']:>10,.0f} {r['hands_per_s']:>10,.0f} "
+              f"{r['decisions_per_s']:>12,.0f} {r['compile_s']:>10.1f}")
+    if ratio is not None:
+        print(f"JAX / torch learner steps per second at K = 1 (one run each): {ratio:.1f}x")
+    return result
 
 
 if __name__ == "__main__":

@@ -5,17 +5,19 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import jax.numpy as jnp
 import numpy as np
 import pytest
 
-
-import jax.numpy as jnp  # noqa: E402  (the [jax] extra, installed by make test)
-
-from agent_zoo.jax_ppo import train as T  # noqa: E402
-from agent_zoo.jax_ppo.__main__ import main  # noqa: E402
-from agent_zoo.jax_common.agent import JaxAgent  # noqa: E402
-from agent_zoo.jax_ppo.config import PPOConfig  # noqa: E402
-from agent_zoo.jax_common.exploitability import agent_exploitability, evaluator, uniform_exploitability  # noqa: E402
+from agent_zoo.jax_common.agent import JaxAgent
+from agent_zoo.jax_common.exploitability import (
+    agent_exploitability,
+    evaluator,
+    uniform_exploitability,
+)
+from agent_zoo.jax_ppo import train as T
+from agent_zoo.jax_ppo.__main__ import main
+from agent_zoo.jax_ppo.config import PPOConfig
 
 UNIFORM_EXPLOITABILITY = 2.373611  # OpenSpiel's exploitability (NashConv / 2) of the uniform Leduc policy
 # One small Leduc program for every training test (compiled once per process: seed and length may differ).

@@ -6,18 +6,17 @@ import json
 import math
 from pathlib import Path
 
+import jax
+import jax.numpy as jnp
 import numpy as np
 import pytest
 
-import jax  # noqa: E402  (the [jax] extra, installed by make test)
-import jax.numpy as jnp  # noqa: E402
-
-from agent_zoo.jax_common.agent import JaxAgent  # noqa: E402
-from agent_zoo.jax_rnad import learner as L  # noqa: E402
-from agent_zoo.jax_rnad import train as T  # noqa: E402
-from agent_zoo.jax_rnad.__main__ import main  # noqa: E402
-from agent_zoo.jax_rnad.config import RNaDJaxConfig  # noqa: E402
-from agent_zoo.rnad import vtrace as peer  # noqa: E402  (the torch learner's numpy loops)
+from agent_zoo.jax_common.agent import JaxAgent
+from agent_zoo.jax_rnad import learner as L
+from agent_zoo.jax_rnad import train as T
+from agent_zoo.jax_rnad.__main__ import main
+from agent_zoo.jax_rnad.config import RNaDJaxConfig
+from agent_zoo.rnad import vtrace as peer
 
 KUHN_UNIFORM = 0.458333  # exploitability (NashConv / 2) of the uniform Kuhn policy: 11/24
 # One small Kuhn program for every training test (compiled once per process: seed, steps and checkpoints may
@@ -47,8 +46,8 @@ def test_reward_transform_by_hand() -> None:
 
 def neurd_grad(logits: list[float], pi: list[float], q: list[float], legal: list[float], beta: float = 2.0, clip: float = 1e4) -> np.ndarray:
     """d loss / d logits of one decision with weight 1."""
-    row = lambda x: jnp.array([x], jnp.float32)  # noqa: E731
-    f = lambda x: L.neurd_loss(x, row(pi), row(q), row(legal), jnp.ones(1), beta, clip)  # noqa: E731
+    row = lambda x: jnp.array([x], jnp.float32)
+    f = lambda x: L.neurd_loss(x, row(pi), row(q), row(legal), jnp.ones(1), beta, clip)
     return np.asarray(jax.grad(f)(row(logits)))[0]
 
 
@@ -141,7 +140,7 @@ def test_vtrace_by_hand_on_one_hand() -> None:
 
 def arrays(state: T.RunState) -> list[np.ndarray]:
     """Every leaf of a run state as numpy (PRNG keys as their data)."""
-    is_key = lambda x: jax.dtypes.issubdtype(x.dtype, jax.dtypes.prng_key)  # noqa: E731
+    is_key = lambda x: jax.dtypes.issubdtype(x.dtype, jax.dtypes.prng_key)
     return [np.asarray(jax.random.key_data(x) if is_key(x) else x) for x in jax.tree_util.tree_leaves(state)]
 
 

@@ -14,7 +14,15 @@ from typing import Any
 
 import numpy as np
 
-from agent_zoo.agent import Agent, Observation, Rngs, batch_masks, legal_actions, sample_from, sample_rows
+from agent_zoo.agent import (
+    Agent,
+    Observation,
+    Rngs,
+    batch_masks,
+    legal_actions,
+    sample_from,
+    sample_rows,
+)
 from agent_zoo.jax_common import network as net
 from agent_zoo.jax_common.checkpoint import read_header
 

@@ -19,7 +19,13 @@ from typing import Any
 import jax
 import numpy as np
 
-from agent_zoo.jax_common.checkpoint import LATEST, LOG, RunConfig, resume, save_checkpoint
+from agent_zoo.jax_common.checkpoint import (
+    LATEST,
+    LOG,
+    RunConfig,
+    resume,
+    save_checkpoint,
+)
 
 _COMPILED: dict[str, Any] = {}  # the compiled update of each program (config minus what only the host uses)
 

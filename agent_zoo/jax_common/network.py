@@ -11,6 +11,7 @@ Both JAX trainers use these networks: ``agent_zoo.jax_ppo`` and ``agent_zoo.jax_
 
 from __future__ import annotations
 
+from itertools import pairwise
 from typing import Any
 
 import numpy as np
@@ -22,7 +23,7 @@ MASKED = -1e9  # logit of an illegal action: exp() is exactly 0, and no inf - in
 def layer_sizes(obs_dim: int, hidden_sizes: tuple[int, ...], outputs: int) -> list[tuple[int, int]]:
     """(fan_in, fan_out) of each dense layer of one MLP."""
     widths = [obs_dim, *hidden_sizes, outputs]
-    return list(zip(widths[:-1], widths[1:]))
+    return list(pairwise(widths))
 
 
 def mlp(params: Params, prefix: str, x: Any, xp: Any = np) -> Any:

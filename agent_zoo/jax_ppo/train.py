@@ -122,7 +122,7 @@ def advantages(
         next_adv = jnp.where(end, 0.0, next_adv)
         known = known | end
         at = p[:, None] == seats  # (B, n): the seat that acted
-        pick = lambda x: jnp.sum(jnp.where(at, x, 0), axis=1)  # noqa: E731  (the acting seat's entry)
+        pick = lambda x: jnp.sum(jnp.where(at, x, 0), axis=1)
         delta = pick(pending) + gamma * pick(next_v) - v
         adv = delta + gamma * gae_lambda * pick(next_adv)
         ok = mine & pick(known).astype(bool)
@@ -144,7 +144,7 @@ def ppo_loss(params: net.Params, batch: dict[str, jax.Array], config: PPOConfig)
     """Clipped PPO loss over the minibatch's rows weighted by ``batch["weight"]`` (1: known learner decision)."""
     w = batch["weight"]
     count = jnp.maximum(w.sum(), 1.0)
-    mean = lambda x: jnp.sum(w * x) / count  # noqa: E731
+    mean = lambda x: jnp.sum(w * x) / count
     logp_all = jax.nn.log_softmax(net.policy_logits(params, batch["obs"], batch["mask"], jnp))
     logp = jnp.take_along_axis(logp_all, batch["action"][:, None], axis=1)[:, 0]
     adv = batch["advantage"]
@@ -201,7 +201,7 @@ def make_update(config: PPOConfig, game: functional.FunctionalGame, obs_scale: n
         last_value = net.value(rs.params, out.observation * scale, jnp)
         adv, known = advantages(traj.value, steps.rewards, steps.terminated, steps.player, traj.learner,
                                 last_value, out.current_player, config.gamma, config.gae_lambda)
-        flat = lambda x: x.reshape((-1,) + x.shape[2:])  # noqa: E731
+        flat = lambda x: x.reshape((-1,) + x.shape[2:])
         data = {"obs": flat(steps.obs), "mask": flat(steps.mask), "action": flat(steps.action), "logp": flat(traj.logp),
                 "advantage": flat(adv), "return": flat(adv + traj.value), "weight": flat(known.astype(jnp.float32))}
         rows = data["obs"].shape[0]

@@ -152,7 +152,7 @@ def make_update(config: RNaDJaxConfig, game: functional.FunctionalGame, obs_scal
         due = t % m == 0  # the fixed-point iteration ends: a new regularisation policy
         n = rs.reg_updates + due.astype(jnp.int32)
         new_reg = L.lerp(rs.reg, target, L.reg_rate(config.two_stage, config.reg_gamma, config.reg_gamma_schedule, n))
-        keep = lambda new, old: jax.tree_util.tree_map(lambda a, b: jnp.where(due, a, b), new, old)  # noqa: E731
+        keep = lambda new, old: jax.tree_util.tree_map(lambda a, b: jnp.where(due, a, b), new, old)
         stats = stats | {"hand_length": steps.extra.valid.sum() / config.batch_size}
         return RunState(params, target, keep(new_reg, rs.reg), keep(rs.reg, rs.reg_prev), opt_state, env_state, env_out,
                         key, t, n, rs.update), stats
@@ -196,7 +196,11 @@ def train(config: RNaDJaxConfig, out: str | Path | None = None, progress: bool =
     summary = {"game": config.game, **result, "decisions_per_second": decisions / result["seconds"] if new_rows else None,
                "final": log[-1] if log else None}
     if exploitability:
-        from agent_zoo.jax_common.exploitability import agent_exploitability, evaluator, uniform_exploitability
+        from agent_zoo.jax_common.exploitability import (
+            agent_exploitability,
+            evaluator,
+            uniform_exploitability,
+        )
 
         ev = evaluator(config.game)
         summary["exploitability"], summary["nash_conv"] = agent_exploitability(policy_agent(result["state"], scale), ev)
