@@ -138,6 +138,29 @@ def test_vtrace_by_hand_on_one_hand() -> None:
     assert not np.asarray(q)[1].any()
 
 
+def test_one_learner_step_plays_exactly_one_whole_hand_per_table() -> None:
+    """The rollout of a learner step (the game's longest hand, finished tables sitting out): 2,048 Leduc tables
+    with random legal actions each end exactly one hand, the longest ones use all 8 decisions, and the next
+    step's tables are fresh hands (seat 0 to act, nothing bet)."""
+    from agent_zoo.jax_common import rollout
+    from poker_envs.vector import functional
+
+    game = T.make_game(RNaDJaxConfig(game="leduc"))
+    state, out = game.init(jax.random.key(0), 2048)
+
+    def choose(done: jax.Array, obs: jax.Array, out: object, key: jax.Array) -> tuple[jax.Array, jax.Array, jax.Array]:
+        return functional.random_actions(key, out.action_mask), ~done, ~done
+
+    settle = lambda done, nxt, key: done | nxt.terminated
+    carry = (state, out, jnp.zeros(2048, bool))
+    (state, out, done), steps = rollout.play(game, jnp.ones(game.observation_shape[0]), choose, settle, carry, jax.random.key(1), 8)
+    assert bool(done.all()) and np.asarray(steps.terminated).sum(axis=0).tolist() == [1] * 2048
+    assert int(np.asarray(steps.extra).sum(axis=0).max()) == game.max_game_length == 8
+    fresh_out = game.init(jax.random.key(2), 1)[1]
+    assert (np.asarray(out.current_player) == 0).all()
+    np.testing.assert_array_equal(np.asarray(out.action_mask), np.repeat(np.asarray(fresh_out.action_mask), 2048, axis=0))
+
+
 def arrays(state: T.RunState) -> list[np.ndarray]:
     """Every leaf of a run state as numpy (PRNG keys as their data)."""
     is_key = lambda x: jax.dtypes.issubdtype(x.dtype, jax.dtypes.prng_key)
@@ -239,4 +262,5 @@ def test_cli_errors_are_one_line_naming_the_argument(capsys: pytest.CaptureFixtu
     (tmp_path / "latest.json").write_text(json.dumps({"checkpoint": "checkpoint_0.npz", "update": 0, "config": {"mix": [1, 0, 0]}}))
     with pytest.raises(SystemExit):
         main(["train", *TINY_ARGS, "--steps", "100", "--out", str(tmp_path)])
-    assert "error: argument --out: unknown RNaDJaxConfig fields ['mix']" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "error: argument --out: " in err and "holds a run of another trainer (unknown RNaDJaxConfig fields ['mix']" in err

@@ -129,7 +129,10 @@ def resume(out: Path, config: RunConfig, template: Any) -> tuple[Any, list[dict[
     if not latest.is_file():
         return template, []
     info = json.loads(latest.read_text())
-    saved = type(config).from_dict(info["config"])  # type: ignore[attr-defined]
+    try:
+        saved = type(config).from_dict(info["config"])  # type: ignore[attr-defined]
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"{out} holds a run of another trainer ({exc}); choose another folder") from None
     if saved.to_dict() | {"total_steps": 0} != config.to_dict() | {"total_steps": 0}:
         diff = sorted(k for k, v in config.to_dict().items() if k != "total_steps" and saved.to_dict()[k] != v)
         raise ValueError(f"{out} holds a run of another configuration (differs in {diff}); choose another folder")
