@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Sequence
-from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
 from agent_zoo import cli
+from agent_zoo.jax_common.cli import config_from_flags, run_exploitability
 from agent_zoo.jax_ppo.config import GAMES, OPPONENTS, SOLVABLE, PPOConfig
 
 FLAGS = {"game": "--game", "total_steps": "--steps", "seed": "--seed", "num_envs": "--num-envs"}  # config field -> its own flag
@@ -70,41 +70,14 @@ def build_parser() -> argparse.ArgumentParser:
 def make_config(parser: argparse.ArgumentParser, args: argparse.Namespace) -> PPOConfig:
     """The run's configuration from the flags; a bad value is a one-line error naming its flag."""
     values = {"game": args.game, "total_steps": args.steps, "seed": args.seed, "num_envs": args.num_envs, **cli.parse_overrides(parser, args.set, settable())}
-    try:
-        return PPOConfig(**values)
-    except ValueError as exc:
-        name = next((f.name for f in fields(PPOConfig) if f"PPOConfig.{f.name} " in str(exc)), "")
-        parser.error(f"argument {FLAGS.get(name, '--set ' + name)}: {exc}")
-        raise  # unreachable: parser.error exits
-
-
-def run_exploitability(parser: argparse.ArgumentParser, out: Path) -> dict[str, Any]:
-    from agent_zoo.jax_common.checkpoint import checkpoint_paths
-    from agent_zoo.jax_common.exploitability import checkpoint_curve, plot_curve
-
-    paths = checkpoint_paths(out)
-    if not paths:
-        parser.error(f"argument --out: no checkpoint_<update>.npz in {out}")
-    try:
-        curve = checkpoint_curve(paths)
-    except ValueError as exc:
-        parser.error(f"argument --out: {exc}")
-    cli.emit_json(curve, str(out / "exploitability.json"))
-    curve["png"] = str(plot_curve(curve, out / "exploitability.png"))
-    return curve
+    return config_from_flags(parser, PPOConfig, values, FLAGS)
 
 
 def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     args = build_parser().parse_args(argv)
     parser = args.parser  # the sub-command's, so errors show its usage
     if args.command == "exploitability":
-        curve = run_exploitability(parser, Path(args.out))
-        if not cli.emit_json(curve, args.json):
-            print(f"uniform random policy: exploitability {curve['uniform_exploitability']:.4f}")
-            for r in curve["rows"]:
-                print(f"  update {r['update']:>6}  steps {r['steps']:>11,}  exploitability {r['exploitability']:.4f}")
-            print(f"curve: {curve['png']}")
-        return curve
+        return run_exploitability(parser, Path(args.out), args.json, "steps")
 
     config = make_config(parser, args)
     if args.exploitability and (args.out is None or config.game not in SOLVABLE):

@@ -8,10 +8,10 @@ short episode whose chips are the only reward (returns never cross hands anyway)
 
 from __future__ import annotations
 
-import json
-from dataclasses import asdict, dataclass, fields
+from dataclasses import dataclass
 from typing import Any
 
+from agent_zoo.jax_common.config import RunLength
 from poker_envs import catalog
 
 GAMES = tuple(catalog.keys(solver="jax_ppo"))  # catalog keys this trainer plays (no-limit: 2 to 10 seats; others: heads-up)
@@ -20,7 +20,7 @@ OPPONENTS = ("frozen", "random", "self")  # opponent kinds of the mix, in the or
 
 
 @dataclass(frozen=True)
-class PPOConfig:
+class PPOConfig(RunLength):
     """Hyper-parameters of one run; ``PPOConfig(...)`` raises ``ValueError`` naming the bad field."""
 
     # Game (catalog key): "nolimit" (abstract bet sizing, default encoder, rewards in big blinds), "leduc", "kuhn".
@@ -105,37 +105,12 @@ class PPOConfig:
         """Environment decisions of one rollout (all tables, all seats)."""
         return self.num_envs * self.rollout_length
 
-    @property
-    def num_updates(self) -> int:
-        """Updates of the run: ``total_steps`` rounded up to whole rollouts."""
-        return -(-self.total_steps // self.steps_per_update)
-
-    @property
-    def steps_run(self) -> int:
-        """Environment decisions the run takes: ``num_updates`` whole rollouts, at least ``total_steps``."""
-        return self.num_updates * self.steps_per_update
-
     def rounding_note(self) -> str | None:
         """One line saying how ``total_steps`` was rounded up to whole updates (None when it is a multiple)."""
         if self.steps_run == self.total_steps:
             return None
         return (f"{self.total_steps:,} steps asked: rounded up to {self.num_updates} whole updates of {self.num_envs} tables "
                 f"x {self.rollout_length} decisions = {self.steps_run:,} steps (a multiple of {self.steps_per_update:,} runs exactly)")
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
-
-    def to_json(self) -> str:
-        return json.dumps(self.to_dict(), sort_keys=True)
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> PPOConfig:
-        """Inverse of ``to_dict`` (JSON lists back to tuples); unknown keys are an error."""
-        known = {f.name for f in fields(cls)}
-        unknown = sorted(set(data) - known)
-        if unknown:
-            raise ValueError(f"unknown PPOConfig fields {unknown}; known: {sorted(known)}")
-        return cls(**{k: tuple(v) if isinstance(v, list) else v for k, v in data.items()})
 
 
 def _number(value: Any) -> bool:

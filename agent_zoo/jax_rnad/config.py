@@ -11,11 +11,10 @@ torso.
 
 from __future__ import annotations
 
-import json
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from typing import Any
 
-from agent_zoo.configs import config_from_dict
+from agent_zoo.jax_common.config import RunLength
 from poker_envs import catalog
 
 # catalog keys R-NaD learns on the device: the two-player games of agent_zoo.rnad with a functional engine
@@ -25,7 +24,7 @@ TWO_STAGE = ("none", "am", "ema")
 
 
 @dataclass(frozen=True)
-class RNaDJaxConfig:
+class RNaDJaxConfig(RunLength):
     """Hyper-parameters of one run; ``RNaDJaxConfig(...)`` raises ``ValueError`` naming the bad field."""
 
     # Game (catalog key): "leduc" or "kuhn" (heads-up, exact exploitability).
@@ -118,33 +117,12 @@ class RNaDJaxConfig:
         """Seats per table: R-NaD here is for two-player zero-sum games."""
         return 2
 
-    @property
-    def num_updates(self) -> int:
-        """Updates of the run: ``total_steps`` rounded up to whole updates."""
-        return -(-self.total_steps // self.steps_per_update)
-
-    @property
-    def steps_run(self) -> int:
-        """Learner steps the run takes: ``num_updates`` whole updates, at least ``total_steps``."""
-        return self.num_updates * self.steps_per_update
-
     def rounding_note(self) -> str | None:
         """One line saying how ``total_steps`` was rounded up to whole updates (None when it is a multiple)."""
         if self.steps_run == self.total_steps:
             return None
         return (f"{self.total_steps:,} learner steps asked: rounded up to {self.num_updates} whole updates of "
                 f"{self.steps_per_update} = {self.steps_run:,} steps (a multiple of {self.steps_per_update:,} runs exactly)")
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
-
-    def to_json(self) -> str:
-        return json.dumps(self.to_dict(), sort_keys=True)
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> RNaDJaxConfig:
-        """Inverse of ``to_dict`` (JSON lists back to tuples); unknown keys are an error."""
-        return config_from_dict(cls, data)
 
 
 def _number(value: Any) -> bool:
