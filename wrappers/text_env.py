@@ -12,6 +12,11 @@ fold), again with ``-invalid_penalty`` added. ``info`` counts the episode's ``in
 ``reprompts`` and ``fallbacks``. With the default ``invalid_penalty=0`` the episode's rewards add up
 to the learner's result at the table, exactly as in the array view (``wrappers.single_agent``).
 
+``summary`` chooses how the prompt shows the session's earlier hands: ``"results"`` (the net results of the last
+ones, from the observation), ``"hands"`` (every finished hand's actions: the prompt grows with the session) or
+``"hud"`` (each opponent's tracker statistics, ``poker_envs.text.tracker``, and the last ``summary_hands``
+hands); the last two read the finished hands that :class:`SessionHands` records.
+
 Built on :class:`~wrappers.single_agent.SingleAgentEnv` (the opponents' turns, seat rotation, sessions,
 hands the learner never acts in: ``info["skipped_hands"]`` / ``["skipped_reward"]`` at reset, as there).
 """
@@ -27,12 +32,16 @@ from typing import Any, Literal
 import gymnasium
 import numpy as np
 from gymnasium import spaces
+from pettingzoo import AECEnv
+from pettingzoo.utils.wrappers import BaseWrapper
 
 from poker_envs import catalog
 from poker_envs.aec import warn_no_render_mode
+from poker_envs.encoders.history import decode_history, encode_history
 from poker_envs.text import TextTable
+from poker_envs.text.tracker import HandRecord
 from poker_envs.text.views import Template
-from wrappers.single_agent import OpponentSpec, SeatSpec, SingleAgentEnv
+from wrappers.single_agent import OpponentSpec, SeatSpec, SingleAgentEnv, make_aec
 
 MAX_PROMPT_CHARS = 16_384  # observation_space.max_length: a 10-seat session prompt with its hand so far fits
 MAX_REPLY_CHARS = 16_384  # action_space.max_length: what sample() draws; step() parses a reply of any length
@@ -65,6 +74,52 @@ class ReplyRules:
             raise ValueError(f"invalid_penalty must be a finite number of big blinds >= 0, not {penalty!r}")
 
 
+class SessionHands(BaseWrapper):
+    """AEC wrapper keeping every finished hand of the episode (one hand, or a session) as a public
+    :class:`~poker_envs.text.tracker.HandRecord` in ``hands``, oldest first; a reset starts a new list.
+
+    Needs a hold'em-family environment of poker_envs built with ``history=True`` (its public action log).
+    A hand longer than the history's action rows (``MAX_ACTION_ROWS``) has no complete log: it is counted in
+    ``incomplete``, not kept.
+    """
+
+    def __init__(self, env: AECEnv) -> None:
+        super().__init__(env)
+        raw = env.unwrapped
+        if getattr(raw, "history_layout", None) is None or not hasattr(raw, "last_hand"):
+            raise ValueError(f"SessionHands needs a hold'em-family environment built with history=True, got {type(raw).__name__}")
+        self.hands: list[HandRecord] = []
+        self.incomplete = 0  # finished hands whose action log was too long to keep
+        self._seen = 0
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        self.env.reset(seed=seed, options=options)
+        self.hands, self.incomplete, self._seen = [], 0, 0
+        self._record_new()
+
+    def step(self, action: Any) -> None:
+        self.env.step(action)
+        self._record_new()
+
+    def _record_new(self) -> None:
+        """Keep the hand the environment finished since the last call (at most one per step)."""
+        raw = self.env.unwrapped
+        if raw.hands_done == self._seen:
+            return
+        self._seen = raw.hands_done
+        state, _, table = raw.last_hand
+        layout = raw.history_layout
+        history = decode_history(encode_history(state, 0, layout, table), layout)
+        if history.num_actions > len(history.actions):
+            self.incomplete += 1
+            return
+        net = [0.0] * len(raw.possible_agents)
+        for rules_seat, result in enumerate(state.returns()):
+            net[table.seats[rules_seat]] = float(result)
+        self.hands.append(HandRecord(table.hand_number, tuple(table.seats), history.actions, history.board, tuple(net),
+                                     history.blinds))
+
+
 class TextPokerEnv(gymnasium.Env):
     """The learner plays ``seat`` of ``game`` by text; ``opponents`` play the other seats.
 
@@ -80,6 +135,9 @@ class TextPokerEnv(gymnasium.Env):
         list_actions: whether the prompt lists the legal actions.
         template: the text view's prompt template (a ``str.format`` template or a callable of the state JSON), None for its default.
         snap: whether a bet size between the legal sizes snaps to the nearest one (the parser says so).
+        summary: the session's earlier hands in the prompt: ``"results"`` (net results), ``"hands"`` (every
+            finished hand's actions) or ``"hud"`` (each opponent's tracker statistics and the last hands).
+        summary_hands: with ``summary="hud"``, how many last hands are shown in full (default 2).
         render_mode: None or ``"ansi"`` (``render()`` returns the current prompt).
         env_config: the game's configuration (``num_players=6``, ``hands_per_episode=20``, ...); rewards are
             in big blinds, so ``reward_unit`` other than ``"big_blinds"`` is refused.
@@ -98,6 +156,8 @@ class TextPokerEnv(gymnasium.Env):
         list_actions: bool = True,
         template: Template = None,
         snap: bool = True,
+        summary: Literal["results", "hands", "hud"] = "results",
+        summary_hands: int = 2,
         render_mode: str | None = None,
         **env_config: Any,
     ) -> None:
@@ -114,8 +174,14 @@ class TextPokerEnv(gymnasium.Env):
         self.rules = ReplyRules(max_reprompts, invalid_penalty)
         self.game = game
         self.render_mode = render_mode
-        self.table_env = SingleAgentEnv(game, opponents=opponents, seat=seat, illegal_action="raise", history=True, **env_config)
-        self.text = TextTable.for_env(self.table_env.aec, amounts=amounts, list_actions=list_actions, template=template, snap=snap)
+        if summary == "results":
+            self.table_env = SingleAgentEnv(game, opponents=opponents, seat=seat, illegal_action="raise", history=True, **env_config)
+            self.session_hands: SessionHands | None = None
+        else:
+            self.session_hands = SessionHands(make_aec(game, history=True, **env_config))
+            self.table_env = SingleAgentEnv(self.session_hands, opponents=opponents, seat=seat, illegal_action="raise")
+        self.text = TextTable.for_env(self.table_env.aec, amounts=amounts, list_actions=list_actions, template=template, snap=snap,
+                                      summary=summary, summary_hands=summary_hands)
         self.observation_space = FreeText(max_length=MAX_PROMPT_CHARS, min_length=1)
         self.action_space = FreeText(max_length=MAX_REPLY_CHARS)
         self._observation: dict[str, Any] | None = None  # the learner's AEC observation at its decision
@@ -149,7 +215,7 @@ class TextPokerEnv(gymnasium.Env):
         if self._streak < self.rules.max_reprompts:  # the same decision again, with the parser's message
             self._streak += 1
             self._counts["reprompts"] += 1
-            self._prompt = self._fit(self.text.reprompt(parsed, self._observation))
+            self._prompt = self._fit(self.text.reprompt(parsed, self._observation, self._hands()))
             info = {k: copy.deepcopy(v) for k, v in self._table_info.items() if k in ("action_mask", "seat", "public")}
             return self._prompt, penalty, False, False, self._info(info, reward=penalty, **extra)
         self._counts["fallbacks"] += 1
@@ -174,7 +240,7 @@ class TextPokerEnv(gymnasium.Env):
         self._done = terminated or truncated
         if self._done:
             self._observation = self._learner_observation()
-            self._prompt = self._fit(self.text.prompt(self._observation))
+            self._prompt = self._fit(self.text.prompt(self._observation, self._hands()))
             info["hand_rewards"] = self._hand_rewards()
         else:
             self._new_decision()
@@ -182,7 +248,7 @@ class TextPokerEnv(gymnasium.Env):
 
     def _new_decision(self) -> None:
         self._observation = self._learner_observation()
-        self._prompt = self._fit(self.text.prompt(self._observation))
+        self._prompt = self._fit(self.text.prompt(self._observation, self._hands()))
         self._streak = 0
         self._counts["decisions"] += 1
 
@@ -195,9 +261,14 @@ class TextPokerEnv(gymnasium.Env):
         rewards = self.table_env.aec.rewards
         return {agent: float(rewards.get(agent, 0.0)) for agent in self.table_env.possible_agents}
 
+    def _hands(self) -> list[HandRecord]:
+        """The episode's finished hands, for the summaries that show them."""
+        return [] if self.session_hands is None else list(self.session_hands.hands)
+
     def _fit(self, prompt: str) -> str:
         if len(prompt) > MAX_PROMPT_CHARS:
-            raise RuntimeError(f"prompt of {len(prompt)} characters is over MAX_PROMPT_CHARS={MAX_PROMPT_CHARS}")
+            hint = " (summary='hands' grows with the session; summary='hud' does not)" if self.text.summary == "hands" else ""
+            raise RuntimeError(f"prompt of {len(prompt)} characters is over MAX_PROMPT_CHARS={MAX_PROMPT_CHARS}{hint}")
         return prompt
 
     def _info(self, base: dict[str, Any], reward: float, **extra: Any) -> dict[str, Any]:

@@ -8,7 +8,7 @@ environment must be built with ``history=True``). Nothing reads the environment'
 from __future__ import annotations
 
 import string
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -21,10 +21,16 @@ from poker_envs.games.holdem import STREET_NAMES
 from poker_envs.text.actions import LegalAction, Sizing, legal_actions
 from poker_envs.text.parser import Parsed, Table, format_amount, parse_reply, sized_actions
 from poker_envs.text.schema import SCHEMA_VERSION, STATE_FIELDS
+from poker_envs.text.tracker import HandRecord, SeatStats, session_stats
+
 KIND_WORDS = {0: "folds", 1: "checks", 2: "calls", 3: "bets", 4: "raises to"}
 KIND_NAMES = ("fold", "check", "call", "bet", "raise")
 Template = str | Callable[[dict[str, Any]], str] | None
 TEMPLATE_EXTRAS = ("prompt", "hand_text", "actions_text", "answer_format", "amounts_text")
+SUMMARIES = ("results", "hands", "hud")  # how the prompt shows the session's earlier hands (TextTable.summary)
+HUD_LEGEND = ("made/opportunities. VPIP: put chips in voluntarily preflop; PFR: raised preflop; 3B: re-raised a single "
+              "raise preflop; F3B: open raiser folded to a 3-bet; CB: preflop aggressor bet the flop (c-bet); FCB: folded "
+              "to a c-bet; WTSD: went to showdown after seeing the flop; AF: postflop (bets + raises) / calls")
 
 
 @dataclass(frozen=True)
@@ -38,10 +44,17 @@ class TextTable:
     list_actions: bool = True  # list the legal actions with their sizes in the prompt
     template: Template = None  # None (the default prompt), a str.format template or a callable(state_json) -> str
     snap: bool = True  # a size inside the legal range snaps to the nearest legal size (else: "illegal")
+    summary: str = "results"  # earlier hands: "results" (net results), "hands" (every action log), "hud" (tracker)
+    summary_hands: int = 2  # with summary="hud": the last hands shown in full beside the statistics
 
     def __post_init__(self) -> None:
         if self.amounts not in ("chips", "bb"):
             raise ValueError(f"amounts must be 'chips' or 'bb', got {self.amounts!r}")
+        if self.summary not in SUMMARIES:
+            raise ValueError(f"summary must be one of {list(SUMMARIES)}, got {self.summary!r}")
+        k = self.summary_hands
+        if isinstance(k, bool) or not isinstance(k, int) or k < 0:
+            raise ValueError(f"summary_hands must be an int >= 0 (the last hands shown with summary='hud'), got {k!r}")
         for name in ("list_actions", "snap"):
             if not isinstance(getattr(self, name), bool):
                 raise ValueError(f"{name} must be True or False, got {getattr(self, name)!r}")
@@ -59,7 +72,7 @@ class TextTable:
 
     @staticmethod
     def for_env(env: Any, *, amounts: str = "chips", list_actions: bool = True, template: Template = None,
-                snap: bool = True) -> TextTable:
+                snap: bool = True, summary: str = "results", summary_hands: int = 2) -> TextTable:
         """The views of a hold'em-family ``env`` (raw or wrapped, built with ``history=True``), from its
         configuration only: the rules configuration (sizing), the seats and the history layout."""
         raw = getattr(env, "unwrapped", env)
@@ -67,7 +80,8 @@ class TextTable:
         if game is None or not hasattr(game.config, "num_players") or not hasattr(raw, "history_layout"):
             raise ValueError(f"TextTable.for_env needs a hold'em-family environment of poker_envs, got {type(raw).__name__}")
         layout = HistoryLayout.for_env(raw)
-        return TextTable(Sizing.of_game(game), layout, len(raw.possible_agents), amounts, list_actions, template, snap)
+        return TextTable(Sizing.of_game(game), layout, len(raw.possible_agents), amounts, list_actions, template, snap,
+                         summary, summary_hands)
 
     # ---- reading an observation ------------------------------------------------------------------------
     def _read(self, observation: Mapping[str, Any]) -> tuple[PublicState, HandHistory, np.ndarray]:
@@ -111,12 +125,20 @@ class TextTable:
         table = self._table(public, mask)
         return _state_json(self, public, history, table)
 
-    def prompt(self, observation: Mapping[str, Any]) -> str:
+    def prompt(self, observation: Mapping[str, Any], hands: Sequence[HandRecord] = ()) -> str:
         """The prompt: the hand so far, own cards, stacks, pot, to call, the legal actions (``list_actions``) and the
-        answer format, ending ``Final Answer: <action> [amount]``; or the ``template`` filled in."""
+        answer format, ending ``Final Answer: <action> [amount]``; or the ``template`` filled in.
+
+        ``hands``: the session's finished hands, oldest first, for ``summary="hands"`` / ``"hud"`` (the observation
+        keeps only the net results of the last ones; ``wrappers.text_env.SessionHands`` records them)."""
         public, history, mask = self._read(observation)
         table = self._table(public, mask)
-        parts = _prompt_parts(self, public, history, table)
+        if hands and self.summary == "results":
+            raise ValueError("hands were given but summary='results' shows only net results; "
+                             "build the view with summary='hands' or 'hud' to show them")
+        if any(not isinstance(h, HandRecord) for h in hands):
+            raise ValueError("hands must be poker_envs.text.tracker.HandRecord values, oldest first")
+        parts = _prompt_parts(self, public, history, table, hands)
         default = "\n\n".join(p for p in (parts["amounts_text"], parts["hand_text"], parts["actions_text"], parts["answer_format"]) if p)
         if self.template is None:
             return default  # the state dict is built only for a template (a third of a prompt's time)
@@ -129,9 +151,9 @@ class TextTable:
         """The legal action ``reply`` names, or why none (``Parsed.failure``); never raises on any str."""
         return parse_reply(reply, self._decision(observation))
 
-    def reprompt(self, parsed: Parsed, observation: Mapping[str, Any]) -> str:
+    def reprompt(self, parsed: Parsed, observation: Mapping[str, Any], hands: Sequence[HandRecord] = ()) -> str:
         """The parser's message in one line, then the prompt again."""
-        return f"Your last reply was not a legal action: {parsed.message}\n\n{self.prompt(observation)}"
+        return f"Your last reply was not a legal action: {parsed.message}\n\n{self.prompt(observation, hands)}"
 
     def fallback(self, observation: Mapping[str, Any]) -> int:
         """The action played when no reply gave a legal action: check if checking is free, else fold."""
@@ -242,7 +264,8 @@ def _state_json(view: TextTable, public: PublicState, history: HandHistory, tabl
     }
 
 
-def _prompt_parts(view: TextTable, public: PublicState, history: HandHistory, table: Table) -> dict[str, str]:
+def _prompt_parts(view: TextTable, public: PublicState, history: HandHistory, table: Table,
+                  hands: Sequence[HandRecord] = ()) -> dict[str, str]:
     unit = _unit_name(view)
     f = table.fmt
     me = public.observer
@@ -272,11 +295,7 @@ def _prompt_parts(view: TextTable, public: PublicState, history: HandHistory, ta
             posts.append(f"seat {s} posts {name} {f(history.blinds[s])}")
     hand.append("")
     hand.append("Hand so far:")
-    by_street: dict[int, list[str]] = {}
-    for e in history.actions:
-        word = KIND_WORDS[e.kind]
-        text = f"seat {e.seat} {word}" + (f" {f(e.total)}" if e.kind >= 3 else f" {f(e.added)}" if e.kind == 2 else "")
-        by_street.setdefault(e.street, []).append(text + (" (all-in)" if e.all_in else ""))
+    by_street = _by_street(history.actions, f)
     board = history.board
     cut = view.sizing.board_after
     if history.num_actions > len(history.actions):
@@ -295,7 +314,9 @@ def _prompt_parts(view: TextTable, public: PublicState, history: HandHistory, ta
                        for s in range(view.num_players) if public.seated[s])
     hand.append(f"Stacks behind: {stacks}.")
     hand.append(f"Pot: {f(public.pot + view.sizing.dead_chips)}. To call: {f(public.to_call)}.")
-    if history.recent:
+    if view.summary != "results":
+        hand.extend(_summary_lines(view, public, hands, f))
+    elif history.recent:
         results = "; ".join(", ".join(f"seat {s} {'+' if x > 0 else ''}{f(x)}" for s, x in enumerate(h) if x) or "no chips moved"
                             for h in history.recent)
         hand.append(f"Earlier hands (latest first), net results: {results}.")
@@ -329,3 +350,60 @@ def _prompt_parts(view: TextTable, public: PublicState, history: HandHistory, ta
               "Final Answer: <action> [amount]")
     return {"amounts_text": amounts_text, "hand_text": hand_text, "actions_text": actions_text, "answer_format": answer}
 
+
+
+def _by_street(actions: Sequence[Any], f: Callable[[float], str]) -> dict[int, list[str]]:
+    """The actions in words ("seat 2 raises to 300 (all-in)"), by street."""
+    by_street: dict[int, list[str]] = {}
+    for e in actions:
+        word = KIND_WORDS[e.kind]
+        text = f"seat {e.seat} {word}" + (f" {f(e.total)}" if e.kind >= 3 else f" {f(e.added)}" if e.kind == 2 else "")
+        by_street.setdefault(e.street, []).append(text + (" (all-in)" if e.all_in else ""))
+    return by_street
+
+
+def _hand_line(view: TextTable, record: HandRecord, f: Callable[[float], str]) -> str:
+    """One finished hand in one line: its actions by street, the board as dealt, the net results."""
+    by_street = _by_street(record.actions, f)
+    cut = view.sizing.board_after
+    posts = ", ".join(f"seat {s} {f(x)}" for s, x in enumerate(record.blinds) if x)
+    parts = [f"Blinds {posts}."] if posts else []
+    for street in sorted(by_street):
+        cards = record.board[: cut[street]] if street and street < len(cut) else ()
+        board = f" [{' '.join(card_to_str(c) for c in cards)}]" if cards else ""
+        parts.append(f"{STREET_NAMES[street].capitalize()}{board}: {', '.join(by_street[street])}.")
+    shown = cut[max(by_street)] if by_street and max(by_street) < len(cut) else 0
+    if len(record.board) > shown:
+        parts.append(f"Board [{' '.join(card_to_str(c) for c in record.board)}].")  # an all-in run-out
+    net = ", ".join(f"seat {s} {'+' if x > 0 else ''}{f(x)}" for s, x in enumerate(record.net) if x) or "no chips moved"
+    return f"- hand {record.number + 1}: {' '.join(parts)} Net: {net}."
+
+
+def _percent(made: int, opportunities: int) -> str:
+    return f"{round(100 * made / opportunities)}% ({made}/{opportunities})" if opportunities else "- (0/0)"
+
+
+def _hud_line(seat: int, st: SeatStats) -> str:
+    af = f"{st.af:.1f}" if st.af is not None else "-"
+    return (f"- seat {seat} ({st.hands} hands): VPIP {_percent(st.vpip, st.vpip_opportunities)}, "
+            f"PFR {_percent(st.pfr, st.pfr_opportunities)}, 3B {_percent(st.three_bet, st.three_bet_opportunities)}, "
+            f"F3B {_percent(st.fold_to_three_bet, st.fold_to_three_bet_opportunities)}, "
+            f"CB {_percent(st.cbet, st.cbet_opportunities)}, FCB {_percent(st.fold_to_cbet, st.fold_to_cbet_opportunities)}, "
+            f"WTSD {_percent(st.wtsd, st.wtsd_opportunities)}, AF {af} ({st.aggressive}/{st.calls})")
+
+
+def _summary_lines(view: TextTable, public: PublicState, hands: Sequence[HandRecord], f: Callable[[float], str]) -> list[str]:
+    """The session's earlier hands as ``view.summary`` shows them: every hand ("hands"), or each opponent's
+    tracker statistics and the last ``summary_hands`` hands ("hud")."""
+    if not hands:
+        return []
+    if view.summary == "hands":
+        return ["", "Earlier hands of the session (oldest first):", *(_hand_line(view, h, f) for h in hands)]
+    stats = session_stats(hands)
+    me = public.observer
+    lines = ["", f"Opponents this session ({len(hands)} hands; {HUD_LEGEND}):"]
+    lines += [_hud_line(s, stats[s]) for s in range(view.num_players) if s != me and public.seated[s] and s in stats]
+    last = list(hands)[len(hands) - view.summary_hands :] if view.summary_hands else []
+    if last:
+        lines += [f"Last {len(last)} hands (oldest first):", *(_hand_line(view, h, f) for h in last)]
+    return lines
