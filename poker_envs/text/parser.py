@@ -1,14 +1,18 @@
 """The reply parser: a language model's free-text reply -> one legal action id, or a failure that says why.
 
-The grammar (docs/llm.md, "Reply parser"): the answer is the text after the last ``Final Answer:`` (the rest of
-that line, or the next line when it is empty), else a JSON object with an ``"action"`` key, else the last line
-naming an action; the answer ends at the first sentence end (``.`` ``!`` ``?`` ``;`` ``(``) or ``because`` /
-``since``. Words: ``fold``, ``check``, ``call``, ``bet X``, ``raise X``, ``raise to X``, ``raise by X``, ``all-in`` /
-``all in`` / ``shove`` / ``jam`` / ``push``, ``min raise``, ``max``; amounts in the table's unit, or with ``bb`` /
-``big blinds`` / ``chips``, ``$`` and thousands separators, ``3x`` (times the bet faced), pot words (``pot``,
-``half pot``, ``1/2 pot``, ``2/3 pot``, ``75% pot``, ``2 pots``). ``bet X`` and ``raise X`` are bet / raise *to*
-X (the seat's street total, the convention of Kaggle's Game Arena); ``raise by X`` adds X to the bet faced.
-Two different actions in the answer are ``"ambiguous"``, never a silent pick.
+The grammar (docs/llm.md, "Reply parser"): a reply longer than ``MAX_REPLY_CHARS`` is refused whole. The answer is
+the text after the last ``Final Answer:`` (the rest of that line, or the next line when it is empty), else a JSON
+object with an ``"action"`` key (among the last ``MAX_JSON_OBJECTS``), else the whole reply when it is one line;
+prose on other lines is never read (no "ghost moves"). A list item (``- call 4``: an echo of the prompt's list) is
+not an answer. The answer ends at the first sentence end (``.`` ``!`` ``?`` ``;`` ``(``) or ``because`` /
+``since``; longer than ``MAX_ANSWER_CHARS`` it is refused. Words: ``fold``, ``check``, ``call``, ``bet X``,
+``raise X``, ``raise to X``, ``raise by X``, ``all-in`` / ``all in`` / ``shove`` / ``jam`` / ``push``, ``min raise``,
+``max``; amounts in the table's unit, or with ``bb`` / ``big blinds`` / ``chips`` (other units are refused),
+``$`` and thousands separators, ``3x`` (times the bet faced), pot words (``pot``, ``half pot``, ``1/2 pot``,
+``2/3 pot``, ``75% pot``, ``2 pots``). ``bet X`` and ``raise X`` are bet / raise *to* X (the seat's street total,
+the convention of Kaggle's Game Arena); ``raise by X`` adds X to the bet faced. A negation (``don't fold``), an
+alternative (``call or raise``), a range (``raise to 20-30``) or two different actions in the answer are
+``"ambiguous"``, never a silent pick. Every regular expression here runs in time linear in its input.
 """
 
 from __future__ import annotations
@@ -23,8 +27,11 @@ from fractions import Fraction
 from poker_envs.encoders.public import PublicState
 from poker_envs.text.actions import LegalAction, Sizing, pot_fraction_to
 
-FAILURE_KINDS = ("empty", "unparsable", "ambiguous", "illegal", "out_of_range", "no_amount")
-MAX_REPLY_CHARS = 100_000  # a longer reply is read from its last this-many characters (where the answer is)
+FAILURE_KINDS = ("empty", "unparsable", "ambiguous", "illegal", "out_of_range", "no_amount", "server_shape")
+# "server_shape" is the transport's (a reply without the fields the API defines); the parser never returns it.
+MAX_REPLY_CHARS = 100_000  # a longer reply is refused whole ("unparsable"): never read from a window cut mid-word
+MAX_ANSWER_CHARS = 500  # an answer (up to its sentence end) longer than this is refused ("unparsable")
+MAX_JSON_OBJECTS = 8  # without Final Answer, the last this-many JSON objects are looked at for an "action" key
 
 
 @dataclass(frozen=True)
@@ -51,16 +58,38 @@ class Intent:
 # ---- normalizing and finding the answer ---------------------------------------------------------------
 
 _GROUPED = re.compile(r"(?<=\d)[,_'\u00a0\u202f\u2009\u2007](?=\d{3}(?!\d))")
-_DASHES = str.maketrans({c: "-" for c in "\u2010\u2011\u2012\u2013\u2014\u2015\u2212\ufe63\uff0d"})
+_DASHES = str.maketrans({**{c: "-" for c in "\u2010\u2011\u2012\u2013\u2014\u2015\u2212\ufe63\uff0d"},
+                         **{c: "'" for c in "\u2018\u2019\u02bc\uff07"}})
 _MARKDOWN = re.compile(r"[*`~_#>|\[\]\\]")
-_FINAL = re.compile(r"final\s*answer\s*[:=\-]*", re.IGNORECASE)
+_FINAL = re.compile(r"final\s{0,20}answer\s{0,20}[:=\-]*", re.IGNORECASE)
 _JSON = re.compile(r"\{[^{}]{0,2000}\}")
-_CUT = re.compile(r"(?:\.(?!\d)|[!?;(\n]|\bbecause\b|\bsince\b|\bas i\b)")
+_CUT = re.compile(r"(?:\.(?![\d.])|[!?;(\n]|\bbecause\b|\bsince\b|\bas i\b)")
+_RAW_CUT = re.compile(r"\.(?![\d.])|[!?;(\n\r]")  # the sentence end in the raw text (before normalizing)
+_LINE_BREAK = re.compile(r"[\n\r\v\f\x1c-\x1e\x85\u2028\u2029]")
+_LIST_ITEM = re.compile(r"[ \t]*(?:[-*+\u2022\u2023\u25e6]|\d{1,3}[.)])[ \t]+")
+_NEGATION = re.compile(r"(?<![a-z])(?:not|no|never|nor|neither|don'?t|doesn'?t|won'?t|wouldn'?t|shouldn'?t|"
+                       r"can'?t|cannot|isn'?t|instead|rather|avoid|without)(?![a-z])|n't(?![a-z])")
+_ALTERNATIVE = re.compile(r"(?<![a-z])(?:or|either|between|maybe|perhaps)(?![a-z])")
+_RANGE = re.compile(r"(?<![\d.])\d+(?:\.\d+)?\s*(?:-|\.\.+|to(?![a-z])|and(?![a-z])|/(?!\s*\d+\s*%?\s*(?:of\s+)?"
+                    r"(?:the\s+)?pots?(?![a-z])))\s*\$?\s*\.?\d+")
+_LEAD = re.compile(r"\s*(?:(?:(?:i|we)(?:'ll|'d|'m|'re| will| would| shall| am| are)?(?: going to| going| gonna)?|snap|let's|lets|my (?:action|move|decision)(?: is)?|"
+                   r"action|move|decision|answer)(?![a-z'])\s*:?\s*)?")  # what may come before the action word
+_BAD_UNIT = re.compile(r"(?<![\d.])\d+(?:\.\d+)?\s*(?:k\s*)?(?P<unit>(?:small\s*)?blinds?|sbs?|bucks?|dollars?|usd|"
+                       r"euros?|eur|cents?|stacks?|units?|mbbs?|bets?|buy\s*-?\s*ins?|percent|%(?!\s*(?:of\s+)?"
+                       r"(?:the\s+)?pots?(?![a-z])))(?![a-z])")
+
+
+class Refused(ValueError):
+    """The reply has no answer the grammar reads: ``kind`` (a failure kind) and a one-line message."""
+
+    def __init__(self, kind: str, message: str) -> None:
+        super().__init__(message)
+        self.kind, self.message = kind, message
 
 
 def normalize(text: str) -> str:
     """Lower case ASCII-like text: fullwidth digits and odd spaces folded (NFKC), thousands separators dropped,
-    dashes made ``-``, markdown marks removed, emoji and other symbols made spaces."""
+    dashes made ``-`` and curly apostrophes ``'``, markdown marks removed, emoji and other symbols made spaces."""
     text = _GROUPED.sub("", text)
     text = unicodedata.normalize("NFKC", text).translate(_DASHES).lower()
     text = _GROUPED.sub("", text)
@@ -70,8 +99,10 @@ def normalize(text: str) -> str:
 
 
 def _json_answer(text: str) -> str | None:
-    """``{"action": "raise", "amount": 300}`` (the last such object) as answer text, else None."""
-    for blob in reversed(_JSON.findall(text)):
+    """``{"action": "raise", "amount": 300}`` (the last such object among the last ``MAX_JSON_OBJECTS``) as answer
+    text, else None."""
+    blobs = _JSON.findall(text)
+    for blob in reversed(blobs[-MAX_JSON_OBJECTS:]):
         try:
             data = json.loads(blob)
         except ValueError:
@@ -80,8 +111,10 @@ def _json_answer(text: str) -> str | None:
             continue
         keys = {str(k).strip().lower(): v for k, v in data.items()}
         action = next((keys[k] for k in ("action", "move", "decision", "final_answer", "final answer") if k in keys), None)
-        if not isinstance(action, str):
+        if action is None:
             continue
+        if not isinstance(action, str):
+            raise Refused("unparsable", f"the JSON answer's action must be a word, got {json.dumps(action)[:40]}")
         amount = next((keys[k] for k in ("amount", "raise_to", "to", "size", "bet", "value") if k in keys), None)
         if amount is None or isinstance(amount, bool) or not isinstance(amount, int | float | str):
             return action
@@ -96,26 +129,49 @@ def _cut(answer: str) -> str:
     return (answer[: m.start()] if m else answer).strip(" ,:-=\"'")
 
 
+def _answer_line(raw: str) -> str:
+    """The raw answer up to its sentence end, refused when it is a list item (a prompt echo) or too long."""
+    if _LIST_ITEM.match(raw):
+        raise Refused("unparsable", "a list item (an echo of the prompt's list) is not a decision: "
+                      "end your reply with Final Answer: <action>")
+    m = _RAW_CUT.search(raw)
+    line = raw[: m.start()] if m else raw
+    if len(line) > MAX_ANSWER_CHARS:
+        raise Refused("unparsable", f"the answer is longer than {MAX_ANSWER_CHARS} characters: give one action")
+    return _cut(normalize(line))
+
+
 def answer_text(reply: str) -> str:
-    """The part of ``reply`` that names the action (normalized; see the module doc)."""
-    text = reply[-MAX_REPLY_CHARS:]
-    finals = list(_FINAL.finditer(text))
-    if finals:
-        rest = text[finals[-1].end() :]
+    """The part of ``reply`` that names the action (normalized; see the module doc); raises ``Refused``."""
+    return find_answer(reply)[0]
+
+
+def find_answer(reply: str) -> tuple[str, bool]:
+    """``answer_text`` and whether the answer is off the ``Final Answer:`` line (the next line, or a one-line reply
+    without it): such an answer must start with the action (``_LEAD``), else it is prose; raises ``Refused``."""
+    if len(reply) > MAX_REPLY_CHARS:
+        raise Refused("unparsable", f"the reply has {len(reply)} characters, more than the {MAX_REPLY_CHARS} read: "
+                      "answer in fewer words, ending with Final Answer: <action>")
+    final = None
+    for final in _FINAL.finditer(reply):
+        pass
+    if final is not None:
+        rest = reply[final.end() :]
         found = _json_answer(rest)
         if found is not None:
-            return _cut(normalize(found))
-        rest = normalize(rest).lstrip(" :\n")
-        return _cut(rest)
-    found = _json_answer(text)
+            return _cut(normalize(found)), False
+        rest = rest.lstrip(" \t:*_`")
+        if rest[:1] in ("\n", "\r"):  # the answer is on the next non-empty line
+            return _answer_line(rest.lstrip(" \t\n\r:*_`")), True
+        return _answer_line(rest), False
+    found = _json_answer(reply)
     if found is not None:
-        return _cut(normalize(found))
-    lines = [line.strip() for line in normalize(text).split("\n") if line.strip()]
-    for line in reversed(lines):
-        answer = _cut(re.sub(r"^\s*(?:[-+*]|\d+[.)])\s+", "", line))
-        if _VERB.search(answer) or _BARE.match(answer) or answer in _LETTERS:
-            return answer
-    return _cut(lines[-1]) if lines else ""
+        return _cut(normalize(found)), False
+    body = reply.strip()
+    if _LINE_BREAK.search(body):
+        raise Refused("unparsable", "no Final Answer line: prose is never read as a decision; "
+                      "end your reply with Final Answer: <action>")
+    return _answer_line(body), True
 
 
 # ---- the grammar -------------------------------------------------------------------------------------
@@ -128,15 +184,15 @@ _VERBS = {
     "raise": r"min\s*-?\s*raise|re\s*-?\s*rais(?:e|es|ed|ing)|rais(?:e|es|ed|ing)",
     "bet": r"bet(?:s|ting)?",
 }
-_VERB = re.compile("|".join(f"(?<![a-z])(?P<{k.replace('-', '_')}>{v})(?![a-z])" for k, v in _VERBS.items()))
-_NUMBER = r"(?P<neg>-\s*)?\$?\s*(?P<num>(?:\d+(?:\.\d+)?|\.\d+)(?:e[+-]?\d+(?![a-z]))?)(?:\s*(?P<k>k)(?![a-z]))?"
+_VERB = re.compile("|".join(f"(?<![a-z])(?P<{k.replace('-', '_')}>{v})(?![a-z]|-[a-z])" for k, v in _VERBS.items()))
+_NUMBER = r"(?P<neg>-\s*)?\$?\s*(?P<num>(?<![\d.])(?:\d+(?:\.\d+)?|\.\d+)(?:e[+-]?\d+(?![a-z]))?)(?:\s*(?P<k>k)(?![a-z]))?"
 _UNIT = r"(?:\s*(?P<unit>bbs?|big\s*blinds?|chips?|x|times)(?![a-z]))?"
 _AMOUNT = re.compile(_NUMBER + _UNIT)
 _BARE = re.compile(r"^\s*" + _NUMBER + _UNIT + r"\s*$")
 _POT_WORDS = (
-    (r"(?P<a>\d+)\s*/\s*(?P<b>\d+)\s*(?:of\s+)?(?:the\s+)?pot", None),
-    (r"(?P<pct>\d+(?:\.\d+)?)\s*%\s*(?:of\s+)?(?:the\s+)?pot", None),
-    (r"(?P<mul>\d+(?:\.\d+)?)\s*(?:x|times)?\s*(?:the\s+)?pots?(?![a-z])", None),
+    (r"(?<![\d.])(?P<a>\d+)\s*/\s*(?P<b>\d+)\s*(?:of\s+)?(?:the\s+)?pot", None),
+    (r"(?<![\d.])(?P<pct>\d+(?:\.\d+)?)\s*%\s*(?:of\s+)?(?:the\s+)?pot", None),
+    (r"(?<![\d.])(?P<mul>\d+(?:\.\d+)?)\s*(?:x|times)?\s*(?:the\s+)?pots?(?![a-z])", None),
     (r"half\s*(?:of\s+)?(?:a\s+|the\s+)?pot", Fraction(1, 2)),
     (r"(?:a\s+)?quarter\s*(?:of\s+)?(?:the\s+)?pot", Fraction(1, 4)),
     (r"(?:one\s*-?\s*|a\s+)?third\s*(?:of\s+)?(?:the\s+)?pot", Fraction(1, 3)),
@@ -355,6 +411,15 @@ def _match(target: float, sized: list[LegalAction], table: Table, text: str, ver
     return _fail("illegal", text, f"{verb} {table.fmt(target)} is not a legal size; legal: {legal_summary(table)}")
 
 
+def ambiguity(answer: str) -> str | None:
+    """Why ``answer`` does not name one action (a negation, an alternative, a range), else None."""
+    for pattern, what in ((_NEGATION, "a negation"), (_ALTERNATIVE, "an alternative"), (_RANGE, "a range")):
+        m = pattern.search(answer)
+        if m is not None:
+            return f"{what} ({m.group(0).strip()!r})"
+    return None
+
+
 def parse_reply(reply: object, table: Table) -> Parsed:
     """The legal action ``reply`` names at ``table``; never raises (a non-string is unparsable)."""
     if reply is None or (isinstance(reply, str) and not reply.strip()):
@@ -362,14 +427,17 @@ def parse_reply(reply: object, table: Table) -> Parsed:
     if not isinstance(reply, str):
         return _fail("unparsable", "", f"the reply must be text, got {type(reply).__name__}")
     try:
-        answer = answer_text(reply)
+        answer, off_line = find_answer(reply)
+    except Refused as refused:
+        return _fail(refused.kind, "", refused.message)
     except (ValueError, RecursionError):  # defensive: the grammar is regular, this should not happen
-        answer = ""
+        answer, off_line = "", True
     shown = answer if len(answer) <= 80 else answer[:77] + "..."
     if not answer.strip():
-        finals = list(_FINAL.finditer(reply))
-        rest = reply[finals[-1].end() :] if finals else reply
-        if not rest.strip():
+        final = None
+        for final in _FINAL.finditer(reply):
+            pass
+        if final is not None and not reply[final.end() :].strip(" \t\n\r:*_`"):
             return _fail("empty", answer, "the final answer is empty; answer with one action, e.g. Final Answer: call")
         return _fail("unparsable", answer, f"no action found; answer with one of: {legal_summary(table)}")
     if _BARE.match(answer):
@@ -377,8 +445,18 @@ def parse_reply(reply: object, table: Table) -> Parsed:
     found = intents(answer)
     if not found:
         return _fail("unparsable", answer, f"no action found in {shown!r}; answer with one of: {legal_summary(table)}")
+    why = ambiguity(answer)
+    if why is not None:
+        return _fail("ambiguous", answer, f"{shown!r} has {why}: give exactly one action, e.g. Final Answer: call")
+    bad = _BAD_UNIT.search(answer)
+    if bad is not None:
+        return _fail("unparsable", answer, f"unknown unit {bad['unit']!r} in {shown!r}: give amounts in "
+                     f"{'big blinds' if table.unit == 'bb' else 'chips'} (or X bb, X chips)")
     results = [resolve(i, table, answer) for i in dict.fromkeys(found)]
     chosen = {r.action for r in results}
     if len(results) > 1 and (len(chosen) > 1 or None in chosen):
         return _fail("ambiguous", answer, f"{shown!r} names more than one action; give exactly one")
+    if off_line and answer not in _LETTERS and not _VERB.match(answer, _LEAD.match(answer).end()):
+        return _fail("unparsable", answer, f"{shown!r} is prose, not an answer: end your reply with a line "
+                     "Final Answer: <action>")
     return results[0]
