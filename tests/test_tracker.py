@@ -3,11 +3,15 @@ and the hands the text env records (wrappers.text_env.SessionHands)."""
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
+from poker_envs import nolimit_holdem_v0
 from poker_envs.encoders.history import ActionEntry
+from poker_envs.encoders.public import decode_public
+from poker_envs.text import TextTable
 from poker_envs.text.tracker import HandRecord, SeatStats, hand_stats, session_stats
-from wrappers.text_env import TextPokerEnv
+from wrappers.text_env import SessionHands, TextPokerEnv
 
 F, X, C, B, R = 0, 1, 2, 3, 4  # fold, check, call, bet, raise (games.base.ActionKind)
 
@@ -170,3 +174,26 @@ def test_hands_summary_grows_and_hud_does_not_show_old_hands() -> None:
     assert len(full) == len(hud) == len(results)  # the same decisions: the summary changes the text only
     assert full[-1].count("\n- hand ") > hud[-1].count("\n- hand ") == 1
     assert "- hand 1:" in full[-1] and "- hand 1:" not in hud[-1]
+
+
+def test_hud_prompt_is_shorter_than_every_hand_in_a_6_max_session() -> None:
+    """A seeded 6-max 40-hand cash session of random legal actions: at the first decision of hand 40 the prompt with
+    every earlier hand is at least 4x the tracker summary's (13x at hand 100: benchmarks/prompt_length.py), and
+    the summary does not grow with the session as the hands do."""
+    env = SessionHands(nolimit_holdem_v0.raw_env(num_players=6, hands_per_episode=40, rebuy=True, history=True))
+    full, hud = TextTable.for_env(env, summary="hands"), TextTable.for_env(env, summary="hud")
+    env.reset(seed=11)
+    rng = np.random.default_rng(11)
+    lengths: dict[int, tuple[int, int]] = {}
+    for _ in env.agent_iter():
+        obs, _, terminated, truncated, _ = env.last()
+        if terminated or truncated:
+            env.step(None)
+            continue
+        number = decode_public(obs["public"], 6).hand_number + 1
+        if number not in lengths:
+            lengths[number] = (len(full.prompt(obs, env.hands)), len(hud.prompt(obs, env.hands)))
+        env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    assert sorted(lengths) == list(range(1, 41))
+    assert lengths[40][0] >= 4 * lengths[40][1]
+    assert lengths[40][0] >= 3 * lengths[10][0] and lengths[40][1] <= 1.5 * lengths[10][1]
