@@ -246,6 +246,30 @@ def test_session_prompt_shows_earlier_hands():
     assert "seat 1 (BTN/SB)" in prompt and "seat 0 (BB)" in prompt  # the button moved
 
 
+def test_session_prompt_hud_and_hands_summaries():
+    """summary="hud" / "hands" read the finished hands SessionHands records (hand-worked: the button folds)."""
+    from wrappers.text_env import SessionHands
+
+    env = SessionHands(nolimit_holdem_v0.env(hands_per_episode=3, history=True))
+    env.reset(seed=0, options={"button": 0})
+    obs = play(env, [0])  # hand 1: the button (seat 0, small blind) folds; hand 2: seat 1 is the button, to act
+    hud, full = TextTable.for_env(env, summary="hud"), TextTable.for_env(env, summary="hands", summary_hands=0)
+    line = "- hand 1: Blinds seat 0 1, seat 1 2. Preflop: seat 0 folds. Net: seat 0 -1, seat 1 +1."
+    prompt = hud.prompt(obs, env.hands)
+    assert "Earlier hands (latest first)" not in prompt and "Opponents this session (1 hand;" in prompt
+    assert ("\n- seat 0 (1 hand): VPIP 0% (0/1), PFR 0% (0/1), 3B - (0/0), F3B - (0/0), CB - (0/0), FCB - (0/0), "
+            "WTSD - (0/0), AF - (0/0)\n") in prompt
+    assert f"Last 1 hand (oldest first):\n{line}\n" in prompt
+    assert f"Earlier hands of the session (oldest first):\n{line}\n" in full.prompt(obs, env.hands)
+    assert "Opponents this session" not in TextTable.for_env(env, summary="hud").prompt(obs)  # no hands: no statistics
+    with pytest.raises(ValueError, match="summary='results' shows only net results"):
+        TextTable.for_env(env).prompt(obs, env.hands)
+    with pytest.raises(ValueError, match="hands must be poker_envs.text.tracker.HandRecord"):
+        hud.prompt(obs, [("not", "a", "record")])
+    with pytest.raises(ValueError, match="summary must be one of"):
+        TextTable.for_env(env, summary="HUD")
+
+
 def test_templates():
     env = nolimit_holdem_v0.env(history=True)
     env.reset(seed=0, options={"button": 0})

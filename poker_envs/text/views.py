@@ -379,13 +379,17 @@ def _hand_line(view: TextTable, record: HandRecord, f: Callable[[float], str]) -
     return f"- hand {record.number + 1}: {' '.join(parts)} Net: {net}."
 
 
+def _hands(n: int) -> str:
+    return f"{n} hand" + ("s" if n != 1 else "")
+
+
 def _percent(made: int, opportunities: int) -> str:
     return f"{round(100 * made / opportunities)}% ({made}/{opportunities})" if opportunities else "- (0/0)"
 
 
 def _hud_line(seat: int, st: SeatStats) -> str:
     af = f"{st.af:.1f}" if st.af is not None else "-"
-    return (f"- seat {seat} ({st.hands} hands): VPIP {_percent(st.vpip, st.vpip_opportunities)}, "
+    return (f"- seat {seat} ({_hands(st.hands)}): VPIP {_percent(st.vpip, st.vpip_opportunities)}, "
             f"PFR {_percent(st.pfr, st.pfr_opportunities)}, 3B {_percent(st.three_bet, st.three_bet_opportunities)}, "
             f"F3B {_percent(st.fold_to_three_bet, st.fold_to_three_bet_opportunities)}, "
             f"CB {_percent(st.cbet, st.cbet_opportunities)}, FCB {_percent(st.fold_to_cbet, st.fold_to_cbet_opportunities)}, "
@@ -401,9 +405,9 @@ def _summary_lines(view: TextTable, public: PublicState, hands: Sequence[HandRec
         return ["", "Earlier hands of the session (oldest first):", *(_hand_line(view, h, f) for h in hands)]
     stats = session_stats(hands)
     me = public.observer
-    lines = ["", f"Opponents this session ({len(hands)} hands; {HUD_LEGEND}):"]
+    lines = ["", f"Opponents this session ({_hands(len(hands))}; {HUD_LEGEND}):"]
     lines += [_hud_line(s, stats[s]) for s in range(view.num_players) if s != me and public.seated[s] and s in stats]
     last = list(hands)[len(hands) - view.summary_hands :] if view.summary_hands else []
     if last:
-        lines += [f"Last {len(last)} hands (oldest first):", *(_hand_line(view, h, f) for h in last)]
+        lines += [f"Last {_hands(len(last))} (oldest first):", *(_hand_line(view, h, f) for h in last)]
     return lines
