@@ -95,6 +95,30 @@ def test_malformed_replies_are_reprompted_then_fall_back_with_exact_counts(stub,
     assert agent.counts.prompt_tokens == before and agent.counts.requests_with_usage == 6 and agent.counts.requests == 7
 
 
+def test_failures_are_counted_by_class_and_every_class_is_reported(stub):
+    """A negation (ambiguous), a prose reply without Final Answer (unparsable), an illegal check facing the big
+    blind, then a legal reply: counted by class; the counters a tournament adds carry every class, zero or not
+    (``server_shape`` is the transport's class: counted like the others when a decision records it)."""
+    from agent_zoo.llm.stats import Decision, DecisionCounts
+    from poker_envs.text import FAILURE_KINDS
+
+    env = build_env("nolimit", {"history": True})
+    obs = first_decision(env)
+    agent = make_llm_agent(f"m@{stub.url},max_reprompts=3", env)
+    good = legal_reply(agent, obs)
+    stub.push(Reply("I won't fold. I call."), Reply("Calling is fine here.\nMaybe a raise too."),
+              Reply("Final Answer: check"), Reply(good))
+    agent.act(obs, np.random.default_rng(0))
+    assert agent.counts.failures == {"ambiguous": 1, "unparsable": 1, "illegal": 1}
+    counters = agent.finish_block()
+    assert {f"failures.{k}" for k in FAILURE_KINDS} <= set(counters) and "server_shape" in FAILURE_KINDS
+    assert (counters["failures.ambiguous"], counters["failures.illegal"], counters["failures.server_shape"]) == (1, 1, 0)
+    assert counters["parse_failures"] == 3
+    counts = DecisionCounts()
+    counts.add(Decision(prompt="p", seed=None, replies=["", "call"], failures=["server_shape"], action=1))
+    assert counts.counters()["failures.server_shape"] == 1 and counts.counters()["failures.empty"] == 0
+
+
 @pytest.mark.parametrize("transport", TRANSPORTS)
 def test_http_500_is_retried_with_backoff_then_one_clear_error(stub, transport):
     env = build_env("nolimit", {"history": True})

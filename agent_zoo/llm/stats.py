@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from poker_envs.text import FAILURE_KINDS
+
 
 @dataclass
 class Decision:
@@ -53,7 +55,8 @@ class DecisionCounts:
     prompt_tokens: int = 0  # over the requests whose reply had a usage block
     completion_tokens: int = 0
     requests_with_usage: int = 0
-    failures: dict[str, int] = field(default_factory=dict)  # parse failures by kind (poker_envs.text FAILURE_KINDS)
+    failures: dict[str, int] = field(default_factory=dict)  # failures by kind (poker_envs.text FAILURE_KINDS; the
+    # parser's, and "server_shape": a reply without the fields the API defines, for the transport to count)
 
     def add(self, d: Decision) -> None:
         self.decisions += 1
@@ -72,7 +75,9 @@ class DecisionCounts:
             self.failures[kind] = self.failures.get(kind, 0) + 1
 
     def counters(self) -> dict[str, float]:
-        """Flat summable numbers (failures as ``failures.<kind>``), the form a tournament adds across blocks."""
+        """Flat summable numbers (failures as ``failures.<kind>``, every kind of ``FAILURE_KINDS`` present, zero or
+        not, so a tournament's JSON always shows each class), the form a tournament adds across blocks."""
         out: dict[str, float] = {k: getattr(self, k) for k in COUNTERS}
-        out.update({f"failures.{k}": v for k, v in sorted(self.failures.items())})
+        kinds = {**dict.fromkeys(FAILURE_KINDS, 0), **self.failures}
+        out.update({f"failures.{k}": v for k, v in sorted(kinds.items())})
         return out
