@@ -197,3 +197,14 @@ def test_hud_prompt_is_shorter_than_every_hand_in_a_6_max_session() -> None:
     assert sorted(lengths) == list(range(1, 41))
     assert lengths[40][0] >= 4 * lengths[40][1]
     assert lengths[40][0] >= 3 * lengths[10][0] and lengths[40][1] <= 1.5 * lengths[10][1]
+
+
+def test_text_server_summary_flags() -> None:
+    from wrappers.text_server import build_parser, env_factory
+
+    args = build_parser().parse_args(["--players", "3", "--hands-per-episode", "5", "--summary", "hud", "--summary-hands", "1"])
+    env = env_factory(args)()
+    assert (env.text.summary, env.text.summary_hands) == ("hud", 1) and env.session_hands is not None
+    bad = build_parser().parse_args(["--summary", "hud", "--summary-hands", "-1"])
+    with pytest.raises(ValueError, match="summary_hands must be an int >= 0"):
+        env_factory(bad)()

@@ -392,6 +392,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--max-reprompts", type=int, default=2, help="reprompts after a failed reply before the fallback (default 2)")
     parser.add_argument("--invalid-penalty", type=float, default=0.0, help="big blinds taken for every failed reply (default 0)")
     parser.add_argument("--amounts", default="chips", help="amounts in the prompt: chips or bb (default chips)")
+    parser.add_argument("--summary", default="results", choices=["results", "hands", "hud"],
+                        help="earlier hands of a session in the prompt: net results, every hand, or opponents' tracker statistics and the last hands (default results)")
+    parser.add_argument("--summary-hands", type=int, default=2, help="with --summary hud: the last hands shown in full (default 2)")
     parser.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1; 0.0.0.0 serves other machines)")
     parser.add_argument("--port", type=int, default=8000, help="port (default 8000; 0 picks a free one, printed at start)")
     parser.add_argument("--max-sessions", type=int, default=1024, help="sessions open at once (default 1024)")
@@ -414,7 +417,8 @@ def env_factory(args: argparse.Namespace) -> Callable[[], TextPokerEnv]:
 
     def make() -> TextPokerEnv:
         return TextPokerEnv(args.game, opponents=opponents, seat=seat, max_reprompts=args.max_reprompts,
-                            invalid_penalty=args.invalid_penalty, amounts=args.amounts, **config)
+                            invalid_penalty=args.invalid_penalty, amounts=args.amounts, summary=args.summary,
+                            summary_hands=args.summary_hands, **config)
 
     return make
 
