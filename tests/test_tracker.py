@@ -208,3 +208,28 @@ def test_text_server_summary_flags() -> None:
     bad = build_parser().parse_args(["--summary", "hud", "--summary-hands", "-1"])
     with pytest.raises(ValueError, match="summary_hands must be an int >= 0"):
         env_factory(bad)()
+
+
+@pytest.mark.parametrize("game", ["nolimit", "limit", "shortdeck", "potlimit", "omaha", "push_fold"])
+def test_recorded_sessions_of_every_text_game_are_consistent(game: str) -> None:
+    """Properties on recorded sessions: zero-sum hands, each count at most its opportunities, PFR within VPIP,
+    every seat's hands = the hands it was dealt into, the prompt's hand count = the records'."""
+    env = TextPokerEnv(game, opponents="random", num_players=3, hands_per_episode=8, summary="hud")
+    prompt, info = env.reset(seed=2)
+    while True:
+        legal = [x["action"] for x in info["state"]["legal_actions"]]
+        prompt, _, terminated, truncated, info = env.step("check" if "check" in legal else "call" if "call" in legal else "fold")
+        if terminated or truncated:
+            break
+        records = env.session_hands.hands
+        assert len(records) == info["state"]["hand_number"]
+        assert (f"Opponents this session ({len(records)} hand" in prompt) == bool(records)
+    records = env.session_hands.hands
+    assert records and env.session_hands.incomplete == 0
+    for r in records:
+        assert abs(sum(r.net)) < 1e-6 and set(r.dealt) >= {e.seat for e in r.actions}
+    for seat, st in session_stats(records).items():
+        assert st.hands == sum(seat in r.dealt for r in records)
+        assert st.pfr <= st.vpip <= st.vpip_opportunities == st.pfr_opportunities <= st.hands
+        for name in ("three_bet", "fold_to_three_bet", "cbet", "fold_to_cbet", "wtsd"):
+            assert 0 <= getattr(st, name) <= getattr(st, f"{name}_opportunities") <= st.hands
