@@ -146,6 +146,15 @@ def test_jax_backend_matches_numpy_in_float64() -> None:
         numpy_cfr.average = [[a.copy() for a in profile[p]] for p in (0, 1)]
         jax_cfr.average = [[jax.numpy.asarray(a) for a in profile[p]] for p in (0, 1)]
         a, b = numpy_cfr.exploitability(), jax_cfr.exploitability()
+        # A run of iterations in one compiled call (solve prepares its check interval) is the same iterations.
+        one_by_one, in_one_call = JaxRangeCFR(tree), JaxRangeCFR(tree)
+        in_one_call.prepare(2)
+        one_by_one.iterate(2)
+        in_one_call.iterate(2)
+        assert in_one_call.iteration == one_by_one.iteration == 2
+        for p in (0, 1):
+            for x, y in zip(in_one_call.regrets[p] + in_one_call.average[p], one_by_one.regrets[p] + one_by_one.average[p]):
+                np.testing.assert_allclose(np.asarray(x), np.asarray(y), rtol=1e-9, atol=1e-9)
     finally:
         jax.config.update("jax_enable_x64", False)
     np.testing.assert_allclose(a.best_response, b.best_response, rtol=1e-9)

@@ -1,4 +1,5 @@
-"""The range-vs-range solver on JAX: the passes of ``passes.py`` traced once, one jitted call per iteration.
+"""The range-vs-range solver on JAX: the passes of ``passes.py`` traced once, one jitted call per iteration (or per
+run of iterations between two checks, ``prepare``).
 
 The same arithmetic as :class:`agent_zoo.solver.cfr.RangeCFR` (the tests bind the two), in JAX's default
 float32 unless ``jax_enable_x64`` is on; XLA fuses the passes' many small operations, and on a GPU the boards and
@@ -73,20 +74,43 @@ class JaxRangeCFR(Reads):
                 out.append(passes.per_hand(jnp, lay, tab, 0, passes.values(jnp, lay, tab, 0, reach[1], avg[0])[0][0][0, 0]))
             return jnp.stack(out)
 
+        def steps(regrets: list[list[Any]], average: list[list[Any]], factors: Any) -> Any:
+            """One iteration per row of ``factors`` (positive, negative, weight): a run in one call."""
+            def body(carry: Any, row: Any) -> Any:
+                return step(carry[0], carry[1], row[0], row[1], row[2]), None
+
+            return jax.lax.scan(body, (regrets, average), factors)[0]
+
         # Compiled here, with the tree (a solve's clock starts after building, as TexasSolver's does).
         self._step = jax.jit(step, donate_argnums=(0, 1)).lower(self.regrets, self.average, 1.0, 1.0, 1.0).compile()
+        self._steps_fn = jax.jit(steps, donate_argnums=(0, 1))
+        self._runs: dict[int, Any] = {}  # run length -> its compiled call (see prepare)
         self._evaluate = jax.jit(lambda a: evaluate(a, True)).lower(self.average).compile()
         self._best_responses = jax.jit(lambda a: evaluate(a, False)).lower(self.average).compile()
 
+    def prepare(self, iterations: int) -> None:
+        """Compile a call that runs ``iterations`` iterations at once (a ``lax.scan``): ``iterate`` with that count
+        then makes one call instead of one per iteration. ``solve`` prepares its check interval before its clock
+        starts, as the single iteration is compiled when the solver is built."""
+        if iterations > 1 and iterations not in self._runs:
+            factors = np.zeros((iterations, 3), dtype=np.asarray(self.regrets[0][0]).dtype)
+            self._runs[iterations] = self._steps_fn.lower(self.regrets, self.average, factors).compile()
+
     def iterate(self, iterations: int = 1) -> None:
-        """Run ``iterations`` alternating updates of both players."""
+        """Run ``iterations`` alternating updates of both players (one call when ``prepare(iterations)`` ran)."""
         var = self.variant
+        factors = []
         for _ in range(iterations):
             self.iteration += 1
             t = self.iteration
-            positive = discount_factor(t, var.positive_discount_alpha)
-            negative = discount_factor(t, var.negative_discount_beta)
-            weight = average_weight(t, var.average_weight_power)
+            factors.append((discount_factor(t, var.positive_discount_alpha),
+                            discount_factor(t, var.negative_discount_beta), average_weight(t, var.average_weight_power)))
+        run = self._runs.get(iterations)
+        if run is not None:
+            dtype = np.asarray(self.regrets[0][0]).dtype
+            self.regrets, self.average = run(self.regrets, self.average, np.asarray(factors, dtype=dtype))
+            return
+        for positive, negative, weight in factors:
             self.regrets, self.average = self._step(self.regrets, self.average, positive, negative, weight)
 
     def best_responses(self) -> tuple[float, float]:

@@ -73,6 +73,7 @@ def solve(spot: Spot, *, accuracy: float = 0.5, max_iterations: int = 1000, chec
         from agent_zoo.solver.jax_cfr import JaxRangeCFR  # jax only when asked for
 
         cfr = JaxRangeCFR(build_tree(spot), algorithm, isomorphism=isomorphism)
+        cfr.prepare(check_every)  # a run between checks in one compiled call
     else:
         cfr = RangeCFR(build_tree(spot), algorithm, dtype=dtype, isomorphism=isomorphism, threads=threads)
     built = time.perf_counter()
