@@ -37,6 +37,8 @@ def hostile(size: int) -> dict[str, str]:
         "filler then answer": fill[: size - 18] + "Final Answer: call",
         "unicode": ("Final Answer: " + "\u00e9\U0001f0cf" * size)[:size],
         "newlines": "\n" * (size - 4) + "call",
+        "expanding, fullwidth": "\ufdfa" * (size - 1) + "\uff21",
+        "fullwidth marker": ("\uff46\uff49\uff4e\uff41\uff4c \uff41\uff4e\uff53\uff57\uff45\uff52 " * size)[:size],
     }
 
 

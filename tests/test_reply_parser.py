@@ -221,6 +221,12 @@ def test_reply_past_the_cap_is_refused_not_read_from_a_window():
     assert len(at_cap) == MAX_REPLY_CHARS and table.parse(at_cap, obs).action == 0  # the cap itself is read whole
 
 
+def test_a_fullwidth_final_answer_is_found_on_any_line():
+    table, obs = situation("nl_facing")
+    assert table.parse("I think.\n\uff26\uff49\uff4e\uff41\uff4c \uff21\uff4e\uff53\uff57\uff45\uff52\uff1a call", obs).action == 1
+    assert table.parse("\uff26\uff29\uff2e\uff21\uff2c \uff21\uff2e\uff33\uff37\uff25\uff32\uff1a\n\uff26\uff2f\uff2c\uff24", obs).action == 0
+
+
 def test_an_answer_past_its_length_cap_is_refused_whole():
     table, obs = situation("nl_facing")
     long = "Final Answer: raise to " + "9" * MAX_ANSWER_CHARS
@@ -256,7 +262,8 @@ def test_hostile_megabyte_replies_are_read_through_bounded_windows(monkeypatch):
     table, obs = situation("nl_facing")
     mega = 1_000_000
     hostile = ["Final Answer: raise to " + "9" * mega, "raise to " + "9" * mega, "{" * mega, "final answer " * (mega // 13),
-               "1/" * (mega // 2) + "pot", "Final Answer: " + "raise " * (mega // 6), "\n" * mega + "call"]
+               "1/" * (mega // 2) + "pot", "Final Answer: " + "raise " * (mega // 6), "\n" * mega + "call",
+               "\ufdfa" * mega + "\uff21", "\uff26\uff29\uff2e\uff21\uff2c \uff21\uff2e\uff33\uff37\uff25\uff32 " * (mega // 13)]
     near_cap = [h[: MAX_REPLY_CHARS - 4] + "call" for h in hostile] + [h[-MAX_REPLY_CHARS:] for h in hostile]
     for reply in hostile + near_cap:
         parsed = table.parse(reply, obs)

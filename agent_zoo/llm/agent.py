@@ -1,7 +1,7 @@
 """``LLMAgent``: a language model over an OpenAI-compatible server plays from the text view of the observation.
 
 Each decision is a short conversation: the text view's prompt (``poker_envs.text.TextTable``) -> the model's
-reply -> the view's parser. A reply that gives no legal action (unparsable, illegal, out of range) is answered
+reply -> the view's parser. A reply that gives no legal action (unparsable, ambiguous, illegal, out of range) is answered
 with the parser's error message and asked again, at most ``max_reprompts`` times; then the agent takes the
 documented fallback: check when checking is free, else fold. Every failure, reprompt and fallback is counted
 (``agent_zoo.llm.stats``); a bad reply never stops a hand. A server that fails is another matter

@@ -65,6 +65,8 @@ _FINAL = re.compile(r"final\s{0,20}answer\s{0,20}[:=\-]*", re.IGNORECASE)
 _JSON = re.compile(r"\{[^{}]{0,2000}\}")
 _CUT = re.compile(r"(?:\.(?![\d.])|[!?;(\n]|\bbecause\b|\bsince\b|\bas i\b)")
 _RAW_CUT = re.compile(r"\.(?![\d.])|[!?;(\n\r]")  # the sentence end in the raw text (before normalizing)
+_FULLWIDTH = re.compile(r"[\uff01-\uff5e]")
+_HALFWIDTH = {c: c - 0xFEE0 for c in range(0xFF01, 0xFF5F)} | {0x3000: 0x20}
 _LINE_BREAK = re.compile(r"[\n\r\v\f\x1c-\x1e\x85\u2028\u2029]")
 _LIST_ITEM = re.compile(r"[ \t]*(?:[-*+\u2022\u2023\u25e6]|\d{1,3}[.)])[ \t]+")
 _NEGATION = re.compile(r"(?<![a-z])(?:not|no|never|nor|neither|don'?t|doesn'?t|won'?t|wouldn'?t|shouldn'?t|"
@@ -73,7 +75,7 @@ _ALTERNATIVE = re.compile(r"(?<![a-z])(?:or|either|between|maybe|perhaps)(?![a-z
 _RANGE = re.compile(r"(?<![\d.])\d+(?:\.\d+)?\s*(?:-|\.\.+|to(?![a-z])|and(?![a-z])|/(?!\s*\d+\s*%?\s*(?:of\s+)?"
                     r"(?:the\s+)?pots?(?![a-z])))\s*\$?\s*\.?\d+")
 _LEAD = re.compile(r"\s*(?:(?:(?:i|we)(?:'ll|'d|'m|'re| will| would| shall| am| are)?(?: going to| going| gonna)?|snap|let's|lets|my (?:action|move|decision)(?: is)?|"
-                   r"action|move|decision|answer)(?![a-z'])\s*:?\s*)?")  # what may come before the action word
+                   r"action|move|decision|(?:the\s+)?final\s*answer(?:\s+is)?|answer)(?![a-z'])\s*[:=-]?\s*)?")  # what may come before the action word
 _BAD_UNIT = re.compile(r"(?<![\d.])\d+(?:\.\d+)?\s*(?:k\s*)?(?P<unit>(?:small\s*)?blinds?|sbs?|bucks?|dollars?|usd|"
                        r"euros?|eur|cents?|stacks?|units?|mbbs?|bets?|buy\s*-?\s*ins?|percent|%(?!\s*(?:of\s+)?"
                        r"(?:the\s+)?pots?(?![a-z])))(?![a-z])")
@@ -155,6 +157,10 @@ def find_answer(reply: str) -> tuple[str, bool]:
     final = None
     for final in _FINAL.finditer(reply):
         pass
+    if final is None and _FULLWIDTH.search(reply):  # ＦＩＮＡＬ ＡＮＳＷＥＲ： (fullwidth ASCII made ASCII, same length)
+        reply = reply.translate(_HALFWIDTH)
+        for final in _FINAL.finditer(reply):
+            pass
     if final is not None:
         rest = reply[final.end() :]
         found = _json_answer(rest)
