@@ -74,8 +74,10 @@ _NEGATION = re.compile(r"(?<![a-z])(?:not|no|never|nor|neither|don'?t|doesn'?t|w
 _ALTERNATIVE = re.compile(r"(?<![a-z])(?:or|either|between|maybe|perhaps)(?![a-z])")
 _RANGE = re.compile(r"(?<![\d.])\d+(?:\.\d+)?\s*(?:-|\.\.+|to(?![a-z])|and(?![a-z])|/(?!\s*\d+\s*%?\s*(?:of\s+)?"
                     r"(?:the\s+)?pots?(?![a-z])))\s*\$?\s*\.?\d+")
-_LEAD = re.compile(r"\s*(?:(?:(?:i|we)(?:'ll|'d|'m|'re| will| would| shall| am| are)?(?: going to| going| gonna)?|snap|let's|lets|my (?:action|move|decision)(?: is)?|"
-                   r"action|move|decision|(?:the\s+)?final\s*answer(?:\s+is)?|answer)(?![a-z'])\s*[:=-]?\s*)?")  # what may come before the action word
+_LEAD = re.compile(  # what may come before the action word of an answer off the Final Answer line
+    r"\s*(?:(?:(?:i|we)(?:'ll|'d|'m|'re| will| would| shall| am| are)?(?: going to| going| gonna)?|snap|let's|lets|"
+    r"my (?:action|move|decision)(?: is)?|action|move|decision|(?:the\s+)?final\s*answer(?:\s+is)?|answer)"
+    r"(?![a-z'])\s*[:=-]?\s*)?")
 _BAD_UNIT = re.compile(r"(?<![\d.])\d+(?:\.\d+)?\s*(?:k\s*)?(?P<unit>(?:small\s*)?blinds?|sbs?|bucks?|dollars?|usd|"
                        r"euros?|eur|cents?|stacks?|units?|mbbs?|bets?|buy\s*-?\s*ins?|percent|%(?!\s*(?:of\s+)?"
                        r"(?:the\s+)?pots?(?![a-z])))(?![a-z])")
