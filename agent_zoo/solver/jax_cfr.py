@@ -87,6 +87,7 @@ class JaxRangeCFR(Reads):
         self._runs: dict[int, Any] = {}  # run length -> its compiled call (see prepare)
         self._evaluate = jax.jit(lambda a: evaluate(a, True)).lower(self.average).compile()
         self._best_responses = jax.jit(lambda a: evaluate(a, False)).lower(self.average).compile()
+        self._best_responses(self.average)  # a first call, so that the solve's first check finds it warm
 
     def prepare(self, iterations: int) -> None:
         """Compile a call that runs ``iterations`` iterations at once (a ``lax.scan``): ``iterate`` with that count
@@ -94,7 +95,11 @@ class JaxRangeCFR(Reads):
         starts, as the single iteration is compiled when the solver is built."""
         if iterations > 1 and iterations not in self._runs:
             factors = np.zeros((iterations, 3), dtype=np.asarray(self.regrets[0][0]).dtype)
-            self._runs[iterations] = self._steps_fn.lower(self.regrets, self.average, factors).compile()
+            run = self._steps_fn.lower(self.regrets, self.average, factors).compile()
+            # one call on zeros of the same shapes, so that the first real call finds the executable warm
+            zeros = [[np.zeros_like(np.asarray(a)) for a in part] for part in self.regrets]
+            run(zeros, [[np.zeros_like(np.asarray(a)) for a in part] for part in self.average], factors)
+            self._runs[iterations] = run
 
     def iterate(self, iterations: int = 1) -> None:
         """Run ``iterations`` alternating updates of both players (one call when ``prepare(iterations)`` ran)."""
