@@ -5,8 +5,9 @@ thread on a free port. Each request takes the next scripted ``Reply`` if one is 
 reply of the *policy*: by default ``seeded_policy``, which picks one of the legal actions the prompt lists with a
 hash of (model, seed, prompt), so a tournament against the stub gives the same results every run. Scripted
 replies cover what a real server does wrong: malformed text, slow answers (``delay``), HTTP errors in OpenAI's
-error shape (``status=500``), missing ``usage``. ``models`` restricts the model names (others: 404 as OpenAI
-answers an unknown model), ``api_key`` requires a bearer key (else 401), ``idle_timeout`` closes a connection
+error shape (``status=500``), missing ``usage``, extra headers (``Retry-After``), a body dripped a byte at a
+time (``drip``) or cut off halfway (``cut``), no Content-Length (``length=False``: the body ends at the
+close). ``models`` restricts the model names (others: 404 as OpenAI answers an unknown model), ``api_key`` requires a bearer key (else 401), ``idle_timeout`` closes a connection
 idle that long without saying so (as servers' keep-alive timers do). ``closed_url()`` is a URL nothing listens
 on (connection refused).
 """
@@ -38,6 +39,10 @@ class Reply:
     delay: float = 0.0  # seconds to wait before answering
     usage: bool = True  # include a ``usage`` block (token counts: words of the prompt and of the reply)
     body: str | None = None  # sent as is (status 200) instead of a chat completion: a malformed server reply
+    headers: tuple[tuple[str, str], ...] = ()  # extra response headers (("Retry-After", "2"),)
+    drip: float = 0.0  # > 0: the body goes one byte per ``drip`` seconds after the headers (a reply that never ends)
+    cut: bool = False  # send the headers (full Content-Length) and half the body, then close the connection
+    length: bool = True  # send Content-Length; False: none, the body ends where the server closes the connection
 
 
 # The legal actions as a prompt lists them: lines "- <action>" (or "* <action>") after a line that names the
@@ -163,13 +168,31 @@ class _Handler(BaseHTTPRequestHandler):
         with self.stub._lock:
             self.stub.connections += 1
 
-    def _send(self, status: int, body: dict[str, Any]) -> None:
-        self._send_raw(status, json.dumps(body).encode())
+    def _send(self, status: int, body: dict[str, Any], reply: Reply | None = None) -> None:
+        self._send_raw(status, json.dumps(body).encode(), reply)
 
-    def _send_raw(self, status: int, data: bytes) -> None:
+    def _send_raw(self, status: int, data: bytes, reply: Reply | None = None) -> None:
         self.send_response(status)
         self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(data)))
+        if reply is None or reply.length:
+            self.send_header("Content-Length", str(len(data)))
+        for name, value in reply.headers if reply else ():
+            self.send_header(name, value)
+        if reply and (reply.drip or reply.cut or not reply.length):
+            self.end_headers()  # the headers now, the body below
+            try:
+                if reply.cut or not reply.drip:
+                    self.wfile.write(data[: len(data) // 2] if reply.cut else data)
+                    self.wfile.flush()
+                else:
+                    for i in range(len(data)):
+                        self.wfile.write(data[i : i + 1])
+                        self.wfile.flush()
+                        time.sleep(reply.drip)
+            except OSError:  # the client gave up
+                pass
+            self.close_connection = True
+            return
         self._headers_buffer.append(b"\r\n" + data)  # headers and body in one write
         self.flush_headers()
 
@@ -199,9 +222,9 @@ class _Handler(BaseHTTPRequestHandler):
         if reply.delay:
             time.sleep(reply.delay)
         if reply.status >= 400:
-            return self._send(reply.status, _error(reply.status, reply.text or "The server had an error.", None))
+            return self._send(reply.status, _error(reply.status, reply.text or "The server had an error.", None), reply)
         if reply.body is not None:
-            return self._send_raw(200, reply.body.encode())
+            return self._send_raw(200, reply.body.encode(), reply)
         out: dict[str, Any] = {
             "id": f"chatcmpl-stub{len(stub.requests)}",
             "object": "chat.completion",
@@ -213,7 +236,7 @@ class _Handler(BaseHTTPRequestHandler):
             prompt_words = sum(len(str(m.get("content", "")).split()) for m in messages)
             words = len(reply.text.split())
             out["usage"] = {"prompt_tokens": prompt_words, "completion_tokens": words, "total_tokens": prompt_words + words}
-        self._send(200, out)
+        self._send(200, out, reply)
 
 
 if __name__ == "__main__":  # a stub in its own process (benchmarks): prints its URL, serves until killed

@@ -7,6 +7,7 @@ transports must give the same replies, counts, error lines and, for the same see
 
 from __future__ import annotations
 
+import email.utils
 import json
 import sys
 import time
@@ -15,7 +16,13 @@ import numpy as np
 import pytest
 
 from agent_zoo.llm import LLMConfig, LLMServerError, make_llm_agent
-from agent_zoo.llm.client import ChatClient, error_detail, judge, parse_completion
+from agent_zoo.llm.client import (
+    ChatClient,
+    error_detail,
+    judge,
+    parse_completion,
+    retry_after_seconds,
+)
 from agent_zoo.llm.config import TRANSPORTS
 from agent_zoo.tournament import TournamentConfig, build_env, run_tournament
 from tests.llm_stub import Reply, StubServer
@@ -41,6 +48,7 @@ def test_the_failure_rule_by_hand():
         (403, b"forbidden", 1, False, where + "403: the server refused the API key; set it in the environment variable MY_KEY (forbidden)"),
         (500, b"<html>\n oops </html>", 3, True, where + "HTTP 500 from the server after 3 tries (<html> oops </html>)"),
         (503, error, 2, True, where + "HTTP 503 from the server after 2 tries (no such model)"),
+        ("cut", b"", 2, True, where + "the server closed the connection in the middle of its reply (2 tries)"),
         (429, b'{"message": "slow down"}', 2, True, where + "HTTP 429 from the server after 2 tries (slow down)"),
         (400, error, 1, False, where + "HTTP 400 from the server (no such model)"),
         (301, b"", 1, False, where + "HTTP 301 from the server (no message)"),
@@ -56,13 +64,18 @@ def test_a_completion_is_read_leniently_but_not_from_garbage():
     full = {"choices": [{"message": {"role": "assistant", "content": "call"}}],
             "usage": {"prompt_tokens": 12, "completion_tokens": 1}}
     assert parse_completion(cfg, json.dumps(full).encode()) == ("call", 12, 1)
-    assert parse_completion(cfg, b'{"choices": []}') == ("", None, None)
     assert parse_completion(cfg, b'{"choices": [{"message": {"content": null}}], "usage": null}') == ("", None, None)
+    assert parse_completion(cfg, b'{"choices": [{"message": {}}]}') == ("", None, None)
     assert parse_completion(cfg, b'{"choices": [{"message": {"content": "fold"}}], "usage": {"prompt_tokens": 3}}') == (
         "fold", 3, None)
     for garbage in (b"<html>gateway</html>", b"[1]", b""):
         with pytest.raises(LLMServerError, match="not a chat completion"):
             parse_completion(cfg, garbage)
+    # a JSON object without choices[0].message is the server's fault, not an empty reply (which would fold)
+    for shape in (b'{"hello": "world"}', b'{"choices": []}', b'{"choices": {}}', b'{"choices": ["call"]}',
+                  b'{"choices": [{"text": "call"}]}', b'{"choices": [{"message": "call"}]}'):
+        with pytest.raises(LLMServerError, match=r"server_shape: .* no choices\[0\]\.message"):
+            parse_completion(cfg, shape)
 
 
 @pytest.mark.parametrize("transport", TRANSPORTS)
@@ -137,3 +150,87 @@ def test_both_transports_play_the_same_tournament(stub):
     assert ca["decisions"] > 0 and {k: v for k, v in ca.items() if k != "latency_s"} == {
         k: v for k, v in cb.items() if k != "latency_s"}
     assert bodies[0] == bodies[1] and len(bodies[0]) == ca["requests"]
+
+
+def test_retry_after_is_read_as_seconds_or_a_date():
+    assert retry_after_seconds(None) is None and retry_after_seconds("soon") is None
+    assert retry_after_seconds("120") == 120.0 and retry_after_seconds(" 1.5 ") == 1.5
+    assert retry_after_seconds("-3") == 0.0 and retry_after_seconds("nan") is None
+    ahead = retry_after_seconds(email.utils.formatdate(time.time() + 30, usegmt=True))
+    assert ahead is not None and 27 < ahead <= 30
+    assert retry_after_seconds("Wed, 21 Oct 2015 07:28:00 GMT") == 0.0  # a date past: at once
+
+
+@pytest.mark.parametrize("transport", TRANSPORTS)
+def test_a_reply_that_never_ends_is_bounded_by_the_timeout(stub, transport):
+    """A server sending one byte every 0.2 s would take a minute for this reply; each read gets a byte in time,
+    so only a whole-request deadline stops it."""
+    client = ChatClient(LLMConfig("m", stub.url, transport=transport, retries=0, timeout=1.0))
+    stub.push(Reply("call " * 60, drip=0.2))
+    start = time.perf_counter()
+    with pytest.raises(LLMServerError, match=r"no reply within timeout=1.0 s \(1 tries\)"):
+        client.chat(HI, None)
+    assert time.perf_counter() - start < 2.5
+    assert client.chat(HI, None).text  # the next request is served (a fresh connection)
+
+
+@pytest.mark.parametrize("transport", TRANSPORTS)
+def test_retry_after_is_honoured_up_to_its_cap(stub, transport):
+    client = ChatClient(LLMConfig("m", stub.url, transport=transport, retries=2, backoff=0.0, max_retry_after=5))
+    stub.push(Reply("slow down", status=429, headers=(("Retry-After", "1"),)), Reply("call"))
+    reply = client.chat(HI, None)
+    assert (reply.text, reply.retries) == ("call", 1) and 0.95 <= reply.latency_s < 3
+    stub.push(Reply("overloaded", status=503, headers=(("Retry-After", "3600"),)))
+    start = time.perf_counter()
+    with pytest.raises(LLMServerError, match=r"HTTP 503 from the server after 1 tries \(overloaded\); the server asks to "
+                                             r"wait 3600 s \(Retry-After\), more than max_retry_after=5 s$"):
+        client.chat(HI, None)
+    assert time.perf_counter() - start < 1
+    # without the header the backoff applies: 0 s here
+    stub.push(Reply("slow down", status=429), Reply("fold"))
+    reply = client.chat(HI, None)
+    assert (reply.text, reply.retries) == ("fold", 1) and reply.latency_s < 0.9
+
+
+@pytest.mark.parametrize("transport", TRANSPORTS)
+def test_a_reply_body_over_the_cap_fails_the_request(stub, transport):
+    client = ChatClient(LLMConfig("m", stub.url, transport=transport, retries=3, max_reply_bytes=1000))
+    stub.push(Reply("x" * 700))  # about 900 bytes with the envelope: under the cap
+    assert client.chat(HI, None).text == "x" * 700
+    stub.push(Reply("x" * 5000), Reply(body="y" * 5000), Reply("oops " * 1000, status=500))
+    for _ in range(3):
+        with pytest.raises(LLMServerError,
+                           match=r"reply is larger than max_reply_bytes=1000 bytes \(it declares \d{4,} bytes\); not read$"):
+            client.chat(HI, None)
+    assert stub.answered == 4  # not retried: the same request gives the same reply
+    assert client.chat(HI, None).text
+    # no Content-Length: the body is read up to the cap, never past it
+    stub.push(Reply("x" * 700, length=False), Reply("x" * 5000, length=False))
+    assert client.chat(HI, None).text == "x" * 700
+    with pytest.raises(LLMServerError, match=r"reply is larger than max_reply_bytes=1000 bytes; not read$"):
+        client.chat(HI, None)
+
+
+@pytest.mark.parametrize("transport", TRANSPORTS)
+def test_a_reply_without_choices_stops_the_run(stub, transport):
+    client = ChatClient(LLMConfig("m", stub.url, transport=transport, retries=3))
+    stub.push(Reply(body='{"hello": "world"}'))
+    with pytest.raises(LLMServerError, match=r'server_shape: .*no choices\[0\]\.message \(\{"hello": "world"\}\)$'):
+        client.chat(HI, None)
+    env = build_env("nolimit", {"history": True})
+    env.reset(seed=3)
+    agent = make_llm_agent(f"m@{stub.url},transport={transport}", env)
+    stub.push(Reply(body='{"hello": "world"}'))
+    with pytest.raises(LLMServerError, match="server_shape"):
+        agent.act(env.observe(env.agent_selection), np.random.default_rng(0))
+
+
+@pytest.mark.parametrize("transport", TRANSPORTS)
+def test_a_reply_cut_mid_body_is_reported_as_cut(stub, transport):
+    client = ChatClient(LLMConfig("m", stub.url, transport=transport, retries=1, backoff=0.0))
+    stub.push(Reply("call", cut=True), Reply("raise to 10"))
+    reply = client.chat(HI, None)  # a server failure: retried and counted
+    assert (reply.text, reply.retries) == ("raise to 10", 1)
+    stub.push(Reply("call", cut=True), Reply("call", cut=True))
+    with pytest.raises(LLMServerError, match=r"closed the connection in the middle of its reply \(2 tries\)$"):
+        client.chat(HI, None)

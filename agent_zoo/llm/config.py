@@ -37,9 +37,11 @@ class LLMConfig:
     seed: bool = True  # send a seed drawn from the seat's Generator with every request (reproducible servers)
     max_tokens: int = 64  # most tokens of one reply
     system_prompt: str = SYSTEM_PROMPT  # the system message of every conversation
-    timeout: float = 60.0  # seconds one request may take before it counts as failed
+    timeout: float = 60.0  # seconds one whole request (connect, send, every byte of the reply) may take
     retries: int = 3  # retries of a request the server failed (HTTP 5xx / 429, timeout, no connection)
     backoff: float = 0.5  # seconds before the first retry, doubled before each next one
+    max_retry_after: float = 60.0  # longest Retry-After (429 / 503) honoured; a longer one fails the request
+    max_reply_bytes: int = 4_194_304  # largest reply body read (4 MiB); a larger one fails the request
     max_reprompts: int = 2  # replies that do not parse to a legal action are answered with the error this often
     concurrency: int = 16  # requests in flight at once (one per table deciding)
     amounts: str = "chips"  # how the text view writes amounts (poker_envs.text: "chips" or "bb")
@@ -58,6 +60,8 @@ class LLMConfig:
             ("timeout", _number(self.timeout) and self.timeout > 0, "a number > 0"),
             ("retries", _integer(self.retries) and self.retries >= 0, "an integer >= 0"),
             ("backoff", _number(self.backoff) and self.backoff >= 0, "a number >= 0"),
+            ("max_retry_after", _number(self.max_retry_after) and self.max_retry_after >= 0, "a number >= 0"),
+            ("max_reply_bytes", _integer(self.max_reply_bytes) and self.max_reply_bytes >= 1, "an integer >= 1"),
             ("max_reprompts", _integer(self.max_reprompts) and self.max_reprompts >= 0, "an integer >= 0"),
             ("concurrency", _integer(self.concurrency) and self.concurrency >= 1, "an integer >= 1"),
             ("seed", isinstance(self.seed, bool), "true or false"),
