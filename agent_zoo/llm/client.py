@@ -180,9 +180,12 @@ class OpenAITransport:
         except ImportError as exc:
             raise ValueError("agent llm: transport=openai needs the openai package: pip install 'poker-envs[llm]' "
                              "(or transport=http, the standard library's client)") from exc
-        import httpx2  # the openai client's HTTP library
+        try:  # the openai client's HTTP library: httpx2 in its recent releases, httpx before
+            import httpx2 as http_library
+        except ImportError:
+            import httpx as http_library
 
-        self._openai, self._httpx = openai, httpx2
+        self._openai, self._httpx = openai, http_library
         self._timeout, self._cap = config.timeout, config.max_reply_bytes
         key = os.environ.get(config.api_key_env) or "no-key"  # local servers ignore it
         self._client = openai.OpenAI(base_url=config.base_url, api_key=key, timeout=config.timeout, max_retries=0)
