@@ -34,6 +34,7 @@ from agent_zoo.agent import Agent, Observation, Rngs, batch_size, row, row_rngs
 from agent_zoo.llm.client import ChatClient
 from agent_zoo.llm.config import LLMConfig
 from agent_zoo.llm.stats import Decision, DecisionCounts
+from agent_zoo.llm.structured import action_schema, instruction, read_structured, response_format
 
 SEED_BOUND = 2**31 - 1  # seeds sent to the server lie in [0, SEED_BOUND)
 
@@ -95,11 +96,14 @@ class LLMAgent(Agent):
         the fallback. Server failures raise ``LLMServerError``; a bad reply never does."""
         cfg, table = self.config, self.table
         mask = np.asarray(observation["action_mask"])
-        prompt = table.prompt(observation)
+        structured = cfg.output != "text"  # the legal actions as a JSON schema in every request (structured.py)
+        answer = f"\n\n{instruction(table, observation)}" if structured else ""
+        form = response_format(cfg.output, action_schema(table, observation)) if structured else None
+        prompt = table.prompt(observation) + answer
         d = Decision(prompt=prompt, seed=seed)
         messages = [{"role": "system", "content": cfg.system_prompt}, {"role": "user", "content": prompt}]
         for attempt in range(cfg.max_reprompts + 1):
-            reply = self.client().chat(messages, seed)
+            reply = self.client().chat(messages, seed, form)
             d.replies.append(reply.text)
             d.latency_s += reply.latency_s
             d.retries += reply.retries
@@ -107,13 +111,16 @@ class LLMAgent(Agent):
                 d.prompt_tokens = (d.prompt_tokens or 0) + reply.prompt_tokens
                 d.completion_tokens = (d.completion_tokens or 0) + (reply.completion_tokens or 0)
                 d.usage_requests += 1
-            parsed = table.parse(reply.text, observation)
+            if structured:
+                parsed = read_structured(reply.text, table, observation)
+            else:
+                parsed = table.parse(reply.text, observation)
             if parsed.action is not None and 0 <= parsed.action < mask.size and mask[parsed.action]:
                 d.action, d.snapped = int(parsed.action), bool(parsed.snapped)
                 return d
             d.failures.append(parsed.failure or "illegal")
             if attempt < cfg.max_reprompts:
-                again = table.reprompt(parsed, observation)
+                again = table.reprompt(parsed, observation) + answer
                 d.reprompts.append(again)
                 messages += [{"role": "assistant", "content": reply.text}, {"role": "user", "content": again}]
         d.action, d.fallback = int(table.fallback(observation)), True

@@ -355,13 +355,17 @@ class ChatClient:
         self.config = config
         self._transport = OpenAITransport(config) if config.transport == "openai" else HTTPTransport(config)
 
-    def chat(self, messages: list[dict[str, str]], seed: int | None) -> ChatReply:
-        """The reply to ``messages``; ``LLMServerError`` when the server cannot give one."""
+    def chat(self, messages: list[dict[str, str]], seed: int | None,
+             response_format: dict[str, Any] | None = None) -> ChatReply:
+        """The reply to ``messages``; ``LLMServerError`` when the server cannot give one. ``response_format``
+        (structured output, ``agent_zoo.llm.structured``) is sent as is when given."""
         cfg = self.config
         body: dict[str, Any] = {"model": cfg.model, "messages": messages, "temperature": cfg.temperature,
                                 "max_tokens": cfg.max_tokens}
         if seed is not None:
             body["seed"] = seed
+        if response_format is not None:
+            body["response_format"] = response_format
         start = time.perf_counter()
         where = f"llm {cfg.model}@{cfg.base_url}"
         for attempt in range(cfg.retries + 1):

@@ -19,6 +19,8 @@ from pathlib import Path
 from typing import Any
 
 TRANSPORTS = ("openai", "http")  # the client's ways to the server (agent_zoo.llm.client)
+OUTPUTS = ("text", "json_schema", "json_object")  # reply forms: free text, or the legal actions' JSON schema
+# (agent_zoo.llm.structured) in OpenAI's response_format envelope or in llama-cpp-python's
 
 SYSTEM_PROMPT = (
     "You are playing poker. Each message describes the table and lists your legal actions. "
@@ -49,6 +51,7 @@ class LLMConfig:
     snap: bool = True  # an amount between two legal sizes snaps to the nearest one (counted) instead of failing
     template: str | None = None  # a prompt template for the text view (None: its default)
     transport: str = "openai"  # how requests travel: "openai" (the official client) or "http" (the standard library)
+    output: str = "text"  # "text" (the reply parser) or "json_schema" / "json_object": the legal actions as a schema
 
     def __post_init__(self) -> None:
         checks = (
@@ -72,10 +75,14 @@ class LLMConfig:
             ("amounts", isinstance(self.amounts, str), "a string"),
             ("template", self.template is None or isinstance(self.template, str), "a string"),
             ("transport", self.transport in TRANSPORTS, " or ".join(f'"{t}"' for t in TRANSPORTS)),
+            ("output", self.output in OUTPUTS, " or ".join(f'"{t}"' for t in OUTPUTS)),
         )
         for name, ok, wanted in checks:
             if not ok:
                 raise ValueError(f"llm option {name} must be {wanted}, got {getattr(self, name)!r}")
+        if self.output != "text" and self.amounts != "chips":
+            raise ValueError(f"llm option output={self.output} writes amounts in chips: it needs amounts=chips, "
+                             f"got amounts={self.amounts!r}")
 
 
 def _number(value: Any) -> bool:
@@ -133,4 +140,4 @@ def parse_llm_arg(arg: str) -> LLMConfig:
     return config_from_mapping(values, f"agent llm:{arg}")
 
 
-__all__ = ["FIELDS", "SYSTEM_PROMPT", "TRANSPORTS", "LLMConfig", "config_from_mapping", "parse_llm_arg"]
+__all__ = ["FIELDS", "OUTPUTS", "SYSTEM_PROMPT", "TRANSPORTS", "LLMConfig", "config_from_mapping", "parse_llm_arg"]
