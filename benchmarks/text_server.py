@@ -54,12 +54,14 @@ def over_http(port: int, seeds: list[int], tag: str) -> int:
             raise RuntimeError(f"{path}: {response.status} {answer}")
         return answer
 
+    token = None  # the session's owner token, from the reset that created it
     for seed in seeds:  # one session per client, a new episode in it per seed (as a trainer's worker would)
-        result, k = post("/reset", {"seed": seed, "episode_id": tag}), 0
+        result, k = post("/reset", {"seed": seed, "episode_id": tag, "session_token": token}), 0
+        token = result["metadata"]["session_token"]
         while not result["done"]:
-            result = post("/step", {"action": {"message": REPLIES[k % 2]}, "episode_id": tag})
+            result = post("/step", {"action": {"message": REPLIES[k % 2]}, "episode_id": tag, "session_token": token})
             k, decisions = k + 1, decisions + 1
-    post("/close", {"episode_id": tag})
+    post("/close", {"episode_id": tag, "session_token": token})
     connection.close()
     return decisions
 

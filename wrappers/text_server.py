@@ -6,26 +6,37 @@ Spaces speak it. Its simulation-mode endpoints are implemented here with FastAPI
 ``openenv-core``:
 
 =====================  ==========================================================================
-``POST /reset``        ``{"seed"?: int >= 0, "episode_id"?: str}`` -> ``{"observation", "reward", "done",
-                       "metadata"}``; creates the session ``episode_id`` (a fresh id when none is given:
-                       it is in ``observation.episode_id``) or starts a new episode in it
-``POST /step``         ``{"action": {"message": "<reply>"}, "episode_id": str}`` -> the same shape
-``GET /state``         ``?episode_id=...`` -> ``{"episode_id", "step_count", ...}``
-``POST /close``        ``{"episode_id": str}`` frees a session
+``POST /reset``        ``{"seed"?: int >= 0, "episode_id"?: str, "session_token"?: str}`` ->
+                       ``{"observation", "reward", "done", "metadata"}``; creates the session
+                       ``episode_id`` (a fresh id when none is given: it is in ``observation.episode_id``)
+                       or, with its ``session_token``, starts a new episode in it
+``POST /step``         ``{"action": {"message": "<reply>"}, "episode_id": str, "session_token": str}``
+                       -> the same shape
+``GET /state``         ``?episode_id=...&session_token=...`` -> ``{"episode_id", "step_count", ...}``
+``POST /close``        ``{"episode_id": str, "session_token": str}`` frees a session
 ``GET /health``        ``{"status": "healthy"}``; ``GET /metadata``, ``GET /schema`` (JSON schemas)
 ``WS /ws``             OpenEnv's session socket (what ``openenv``'s ``EnvClient`` connects to): messages
-                       ``{"type": "reset"|"step"|"state"|"close", "data": {...}}``, answers
-                       ``{"type": "observation"|"state"|"error", "data": {...}}``; one session per socket
+                       ``{"type": "reset"|"step"|"state"|"close", "data": {...}}`` as JSON text frames,
+                       answers ``{"type": "observation"|"state"|"error", "data": {...}}``; one session
+                       per socket
 =====================  ==========================================================================
 
 OpenEnv's own HTTP ``/reset`` and ``/step`` are stateless (a fresh environment per request; sessions live on
 the socket). Here HTTP keeps sessions too, keyed by ``episode_id`` (a field OpenEnv's ``ResetRequest`` has,
 and an extra field of ``StepRequest``, which allows extras), so a trainer can run many episodes over plain
-HTTP. Errors are JSON ``{"detail": "<one line>", "code": "<CODE>"}`` with status 400 (``INVALID_JSON``),
-404 (``UNKNOWN_EPISODE``), 409 (``EPISODE_DONE``: step after the end, reset first), 422
-(``VALIDATION_ERROR``: a missing field, an action that is not ``{"message": str}``, a negative seed) or 503
-(``CAPACITY_REACHED``: ``max_sessions`` are open; close some); an environment that fails answers 500
-(``EXECUTION_ERROR``, the exception's type and message).
+HTTP. Errors are JSON ``{"detail": "<one line>", "code": "<CODE>"}`` with status 400 (``INVALID_JSON``: not
+JSON, or not UTF-8), 403 (``NOT_OWNER``: no or another session's ``session_token``), 404 (``UNKNOWN_EPISODE``;
+``NOT_FOUND`` for an unknown path), 405 (``METHOD_NOT_ALLOWED``), 409 (``EPISODE_DONE``: step after the end,
+reset first), 422 (``VALIDATION_ERROR``: a missing field, an action that is not ``{"message": str}``, a
+negative seed) or 503 (``CAPACITY_REACHED``: ``max_sessions`` are open; close some); an environment that fails
+answers 500 (``EXECUTION_ERROR``, the exception's type and message). The socket answers the same codes in
+``{"type": "error", "data": {"message", "code"}}``, and ``BINARY_FRAME`` to a binary frame.
+
+Sessions belong to the client that made them: the reset that creates a session answers a fresh
+``metadata["session_token"]``, and every later reset, step, state or close of that episode (over HTTP, or a
+socket taking the episode over by naming its ``episode_id``) must send it, so no client can play or end
+another's episode. A socket that never names an episode needs no token (its session is its own, closed
+with the socket); a socket that took over an HTTP session leaves it open when it closes.
 
 Every reset reports the seed it used in ``metadata["seed"]``: a reset without one draws it from the server's
 seed sequence (``--seed``), so any episode can be replayed with ``{"seed": ...}``.
@@ -36,7 +47,10 @@ Run: ``python -m wrappers.text_server --game nolimit --players 6 --opponents heu
 from __future__ import annotations
 
 import argparse
+import hmac
 import importlib.metadata
+import json
+import secrets
 import socket
 import sys
 import threading
@@ -53,6 +67,8 @@ try:
     from fastapi.responses import JSONResponse
     from pydantic import BaseModel, ConfigDict, Field, ValidationError
     from starlette.concurrency import run_in_threadpool
+    from starlette.exceptions import HTTPException
+    from starlette.websockets import WebSocketState
 except ImportError as exc:  # pragma: no cover - the message is the point
     raise ImportError(f"wrappers.text_server needs FastAPI and uvicorn: pip install 'poker-envs[server]' ({exc})") from exc
 
@@ -60,6 +76,8 @@ from wrappers.text_env import TEXT_GAMES, TextPokerEnv
 
 ENV_NAME = "poker_envs_text"
 MAX_EPISODE_ID = 255  # as OpenEnv's ResetRequest
+MAX_TOKEN = 255  # longest session_token accepted (the server's are 22 characters)
+HTTP_CODES = {400: "INVALID_JSON", 404: "NOT_FOUND", 405: "METHOD_NOT_ALLOWED"}  # Starlette's own refusals
 
 
 # Wire models (OpenEnv: Action / Observation / State / ResetRequest / StepRequest) -----------------
@@ -97,6 +115,7 @@ class ResetRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
     seed: int | None = Field(default=None, ge=0, description="seed of the episode")
     episode_id: str | None = Field(default=None, min_length=1, max_length=MAX_EPISODE_ID)
+    session_token: str | None = Field(default=None, max_length=MAX_TOKEN, description="needed to reset an existing session")
 
 
 class StepRequest(BaseModel):
@@ -105,11 +124,13 @@ class StepRequest(BaseModel):
     episode_id: str = Field(min_length=1, max_length=MAX_EPISODE_ID)
     timeout_s: float | None = Field(default=None, gt=0, description="accepted for OpenEnv; a step never waits")
     request_id: str | None = Field(default=None, max_length=255)
+    session_token: str | None = Field(default=None, max_length=MAX_TOKEN, description="the session's token (from its reset)")
 
 
 class CloseRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
     episode_id: str = Field(min_length=1, max_length=MAX_EPISODE_ID)
+    session_token: str | None = Field(default=None, max_length=MAX_TOKEN, description="the session's token (from its reset)")
 
 
 class ServerError(Exception):
@@ -127,6 +148,7 @@ class Session:
 
     episode_id: str
     env: TextPokerEnv
+    token: str = field(default_factory=lambda: secrets.token_urlsafe(16))  # the owner's proof (module doc)
     lock: threading.Lock = field(default_factory=threading.Lock)
     seed: int = 0
     step_count: int = 0
@@ -167,18 +189,23 @@ class SessionTable:
     def __len__(self) -> int:
         return len(self._sessions)
 
-    def get(self, episode_id: str) -> Session:
+    def get(self, episode_id: str, token: str | None) -> Session:
+        """The session ``episode_id``, if ``token`` is its owner's."""
         with self._lock:
             session = self._sessions.get(episode_id)
         if session is None:
             raise ServerError(404, "UNKNOWN_EPISODE", f"unknown episode_id {episode_id!r}: POST /reset creates it")
+        authorize(session, token)
         return session
 
-    def open(self, episode_id: str | None) -> Session:
-        """The session ``episode_id`` (created when new; a fresh id when None)."""
+    def open(self, episode_id: str | None, token: str | None) -> tuple[Session, bool]:
+        """The session ``episode_id`` (an existing one needs its owner's ``token``; created when new, with a
+        fresh id when None) and whether it was created."""
         with self._lock:
             if episode_id is not None and episode_id in self._sessions:
-                return self._sessions[episode_id]
+                session = self._sessions[episode_id]
+                authorize(session, token)
+                return session, False
             if len(self._sessions) >= self.max_sessions:
                 raise ServerError(503, "CAPACITY_REACHED", f"{self.max_sessions} sessions are open (max_sessions); POST /close some first")
             episode_id = episode_id or uuid.uuid4().hex
@@ -190,13 +217,15 @@ class SessionTable:
             with self._lock:
                 self._sessions.pop(episode_id, None)
             raise
-        return session
+        return session, True
 
-    def close(self, episode_id: str) -> None:
+    def close(self, episode_id: str, token: str | None) -> None:
         with self._lock:
-            session = self._sessions.pop(episode_id, None)
-        if session is None:
-            raise ServerError(404, "UNKNOWN_EPISODE", f"unknown episode_id {episode_id!r}")
+            session = self._sessions.get(episode_id)
+            if session is None:
+                raise ServerError(404, "UNKNOWN_EPISODE", f"unknown episode_id {episode_id!r}")
+            authorize(session, token)
+            del self._sessions[episode_id]
         with session.lock:
             session.env.close()
 
@@ -206,15 +235,18 @@ class SessionTable:
 
     # The environment calls ----------------------------------------------------------------
     def reset(self, request: ResetRequest) -> dict[str, Any]:
-        session = self.open(request.episode_id)
-        seed = request.seed if request.seed is not None else self.draw_seed()
+        return self.reset_session(self.open(request.episode_id, request.session_token)[0], request.seed)
+
+    def reset_session(self, session: Session, seed: int | None) -> dict[str, Any]:
+        """A new episode in ``session`` (its owner checked): ``seed``, or one drawn from the server's sequence."""
+        seed = seed if seed is not None else self.draw_seed()
         with session.lock:
             prompt, info = session.env.reset(seed=seed)
             session.seed, session.step_count, session.done = seed, 0, False
             return self._result(session, prompt, None, info)
 
     def step(self, request: StepRequest) -> dict[str, Any]:
-        session = self.get(request.episode_id)
+        session = self.get(request.episode_id, request.session_token)
         with session.lock:
             if session.done:
                 raise ServerError(409, "EPISODE_DONE", f"episode {session.episode_id!r} is over: POST /reset starts the next")
@@ -223,8 +255,8 @@ class SessionTable:
             session.done = terminated or truncated
             return self._result(session, prompt, reward, info)
 
-    def state(self, episode_id: str) -> dict[str, Any]:
-        session = self.get(episode_id)
+    def state(self, episode_id: str, token: str | None) -> dict[str, Any]:
+        session = self.get(episode_id, token)
         with session.lock:
             if not session.observation:
                 raise ServerError(409, "EPISODE_DONE", f"episode {episode_id!r} has not been reset yet")
@@ -240,7 +272,84 @@ class SessionTable:
         session.observation = observation
         metadata = json_safe({k: v for k, v in info.items() if k not in ("reprompt", "failure")})
         metadata["seed"] = session.seed
+        metadata["session_token"] = session.token  # (only the owner gets here)
         return {"observation": observation, "reward": reward, "done": session.done, "metadata": metadata}
+
+
+def authorize(session: Session, token: str | None) -> None:
+    """A ``NOT_OWNER`` refusal unless ``token`` is the session's (compared in constant time)."""
+    if token is None:
+        raise ServerError(403, "NOT_OWNER", f"episode {session.episode_id!r} belongs to the client that created it: send its "
+                          "session_token (metadata.session_token of the reset that created it)")
+    if not hmac.compare_digest(token.encode(), session.token.encode()):
+        raise ServerError(403, "NOT_OWNER", f"session_token does not match episode {session.episode_id!r}")
+
+
+class SocketSession:
+    """One WebSocket's session: its messages answered in OpenEnv's socket format (module doc). The session is
+    the one the socket's first reset created (closed with the socket) or took over with its token (left open)."""
+
+    def __init__(self, table: SessionTable) -> None:
+        self.table = table
+        self.session: Session | None = None
+        self.created = False
+
+    async def answer(self, frame: dict[str, Any]) -> dict[str, Any] | None:
+        """The answer to one received frame (an ASGI ``websocket.receive`` message); None after a close message."""
+        text = frame.get("text")
+        if text is None:
+            return error_message("BINARY_FRAME", "binary frames are not read: send each message as JSON in a text frame")
+        try:
+            message = json.loads(text)
+        except ValueError as exc:
+            return error_message("INVALID_JSON", f"the message is not valid JSON ({exc})")
+        kind = message.get("type") if isinstance(message, dict) else None
+        data = message.get("data", {}) if isinstance(message, dict) else {}
+        try:
+            if not isinstance(data, dict):
+                raise ServerError(422, "VALIDATION_ERROR", f"data must be a JSON object, not {type(data).__name__}")
+            if kind == "reset":
+                return {"type": "observation", "data": await run_in_threadpool(self.reset, ResetRequest.model_validate(data))}
+            if kind == "step":
+                request = StepRequest(action=PokerAction.model_validate(data), episode_id=self.current().episode_id, session_token=self.current().token)
+                return {"type": "observation", "data": await run_in_threadpool(self.table.step, request)}
+            if kind == "state":
+                return {"type": "state", "data": await run_in_threadpool(self.table.state, self.current().episode_id, self.current().token)}
+            if kind == "close":
+                return None
+            raise ServerError(422, "UNKNOWN_TYPE", f"message type {kind!r} is not one of 'reset', 'step', 'state', 'close'")
+        except ServerError as exc:
+            return error_message(exc.code, exc.message)
+        except ValidationError as exc:
+            return error_message("VALIDATION_ERROR", one_line(exc))
+        except Exception as exc:  # the environment failed: say so and keep the socket
+            return error_message("EXECUTION_ERROR", f"{type(exc).__name__}: {exc}")
+
+    def current(self) -> Session:
+        if self.session is None:
+            raise ServerError(409, "EPISODE_DONE", "no episode on this socket yet: send a reset first")
+        return self.session
+
+    def reset(self, request: ResetRequest) -> dict[str, Any]:
+        if self.session is None:
+            self.session, self.created = self.table.open(request.episode_id, request.session_token)
+        elif request.episode_id not in (None, self.session.episode_id):
+            raise ServerError(422, "VALIDATION_ERROR", f"this socket plays episode {self.session.episode_id!r}, not "
+                              f"{request.episode_id!r}: open another socket for another episode")
+        return self.table.reset_session(self.session, request.seed)
+
+    def release(self) -> None:
+        """At the socket's end: close the session it created (one it took over stays its owner's)."""
+        if self.session is not None and self.created:
+            try:
+                self.table.close(self.session.episode_id, self.session.token)
+            except ServerError:
+                pass  # closed by POST /close meanwhile
+        self.session = None
+
+
+def error_message(code: str, message: str) -> dict[str, Any]:
+    return {"type": "error", "data": {"message": message, "code": code}}
 
 
 # The app -----------------------------------------------------------------------------------------
@@ -274,8 +383,14 @@ def make_app(make_env: Callable[[], TextPokerEnv], max_sessions: int = 1024, see
     @app.exception_handler(RequestValidationError)
     async def invalid_request(_: Request, exc: RequestValidationError) -> JSONResponse:
         if any(e.get("type") == "json_invalid" for e in exc.errors()):
-            return JSONResponse({"detail": f"the body is not valid JSON ({one_line(exc)})", "code": "INVALID_JSON"}, status_code=400)
+            return JSONResponse({"detail": f"the body is not valid UTF-8 JSON ({one_line(exc)})", "code": "INVALID_JSON"}, status_code=400)
         return JSONResponse({"detail": one_line(exc), "code": "VALIDATION_ERROR"}, status_code=422)
+
+    @app.exception_handler(HTTPException)
+    async def refused(_: Request, exc: HTTPException) -> JSONResponse:  # Starlette's own: unknown path, unreadable body
+        code = HTTP_CODES.get(exc.status_code, "HTTP_ERROR")
+        detail = f"the body is not valid UTF-8 JSON ({exc.detail})" if code == "INVALID_JSON" else str(exc.detail)
+        return JSONResponse({"detail": detail, "code": code}, status_code=exc.status_code, headers=exc.headers)
 
     @app.exception_handler(Exception)
     async def failed(_: Request, exc: Exception) -> JSONResponse:  # the environment failed: a JSON 500, not a bare page
@@ -303,68 +418,38 @@ def make_app(make_env: Callable[[], TextPokerEnv], max_sessions: int = 1024, see
         return JSONResponse(table.step(request))
 
     @app.get("/state")
-    def state(episode_id: str | None = None) -> dict[str, Any]:
+    def state(episode_id: str | None = None, session_token: str | None = None) -> dict[str, Any]:
         if episode_id is None:
-            raise ServerError(422, "VALIDATION_ERROR", "episode_id is required: GET /state?episode_id=...")
-        return table.state(episode_id)
+            raise ServerError(422, "VALIDATION_ERROR", "episode_id is required: GET /state?episode_id=...&session_token=...")
+        return table.state(episode_id, session_token)
 
     @app.post("/close")
     def close(request: CloseRequest) -> dict[str, Any]:
-        table.close(request.episode_id)
+        table.close(request.episode_id, request.session_token)
         return {"episode_id": request.episode_id, "closed": True}
 
     @app.websocket("/ws")
     async def ws(socket_: WebSocket) -> None:
         await socket_.accept()
-        episode_id: str | None = None
+        link = SocketSession(table)
         try:
             while True:
-                try:
-                    message = await socket_.receive_json()
-                except ValueError as exc:
-                    await socket_.send_json({"type": "error", "data": {"message": f"the message is not valid JSON ({exc})", "code": "INVALID_JSON"}})
-                    continue
-                kind = message.get("type") if isinstance(message, dict) else None
-                data = message.get("data", {}) if isinstance(message, dict) else {}
-                try:
-                    if not isinstance(data, dict):
-                        raise ServerError(422, "VALIDATION_ERROR", f"data must be a JSON object, not {type(data).__name__}")
-                    if kind == "reset":
-                        request = ResetRequest.model_validate({**data, "episode_id": episode_id or data.get("episode_id")})
-                        result = await run_in_threadpool(table.reset, request)
-                        episode_id = result["observation"]["episode_id"]
-                        await socket_.send_json({"type": "observation", "data": result})
-                    elif kind == "step":
-                        if episode_id is None:
-                            raise ServerError(409, "EPISODE_DONE", "no episode on this socket yet: send a reset first")
-                        step_request = StepRequest(action=PokerAction.model_validate(data), episode_id=episode_id)
-                        await socket_.send_json({"type": "observation", "data": await run_in_threadpool(table.step, step_request)})
-                    elif kind == "state":
-                        if episode_id is None:
-                            raise ServerError(409, "EPISODE_DONE", "no episode on this socket yet: send a reset first")
-                        await socket_.send_json({"type": "state", "data": await run_in_threadpool(table.state, episode_id)})
-                    elif kind == "close":
-                        break
-                    else:
-                        raise ServerError(422, "UNKNOWN_TYPE", f"message type {kind!r} is not one of 'reset', 'step', 'state', 'close'")
-                except ServerError as exc:
-                    await socket_.send_json({"type": "error", "data": {"message": exc.message, "code": exc.code}})
-                except ValidationError as exc:
-                    await socket_.send_json({"type": "error", "data": {"message": one_line(exc), "code": "VALIDATION_ERROR"}})
-                except Exception as exc:  # the environment failed: say so and keep the socket
-                    await socket_.send_json({"type": "error", "data": {"message": f"{type(exc).__name__}: {exc}", "code": "EXECUTION_ERROR"}})
+                frame = await socket_.receive()
+                if frame["type"] == "websocket.disconnect":
+                    break
+                answer = await link.answer(frame)
+                if answer is None:
+                    break
+                await socket_.send_json(answer)
         except WebSocketDisconnect:
-            pass
+            pass  # the client went away mid-answer: nothing to tell anyone
         finally:
-            if episode_id is not None:
+            await run_in_threadpool(link.release)
+            if socket_.client_state is WebSocketState.CONNECTED and socket_.application_state is WebSocketState.CONNECTED:
                 try:
-                    table.close(episode_id)
-                except ServerError:
-                    pass  # closed by POST /close meanwhile
-            try:
-                await socket_.close()
-            except RuntimeError:
-                pass  # already closed by the client
+                    await socket_.close()
+                except (RuntimeError, OSError, WebSocketDisconnect):
+                    pass  # closed by the client meanwhile
 
     return app
 
