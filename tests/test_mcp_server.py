@@ -21,7 +21,7 @@ from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 
 from wrappers.mcp_server import main, make_server
-from wrappers.mcp_table import SharedTable
+from wrappers.mcp_table import SharedTable, TableError
 
 ROOT = Path(__file__).resolve().parents[1]
 LIMIT_S = 60  # every test's client work ends within this, or fails
@@ -234,6 +234,44 @@ def test_acting_after_the_hand_and_a_wait_that_times_out() -> None:
             assert sorted(rewards.values()) == [-0.5, 0.0, 0.5]  # the small blind folded to the big blind
 
     run(body)
+
+
+def your_turn(table: SharedTable) -> tuple[str, dict[str, Any]]:
+    """A seat at ``table`` (heads-up, one client) and the state of the first hand where it has a decision."""
+    token = table.join()["token"]
+    state = table.state(token)
+    while state["status"] != "your_turn":
+        state = table.next_hand(token)
+    return token, state
+
+
+def test_units_and_sizes_of_other_games() -> None:
+    """Fixed-limit: a raise takes no amount (one size: the big blind's 2 chips more, to 4). Amounts in big blinds
+    (--amounts bb): 2.5 is no legal size, 3 is (raise to 3 bb = 6 chips). Push/fold: all-in, in big blinds."""
+    table = SharedTable("limit", 2, ["random"], seed=2)
+    token, state = your_turn(table)
+    assert state["view"]["seats"][state["seat"]]["position"] == "BTN/SB" and state["view"]["to_call"] == 1
+    assert state["view"]["legal_actions"][-1]["to"] == 4  # the big blind of 2, raised by one small bet (2)
+    assert table.act(token, "raise")["played"] == "raise to 4 (the only size)"
+
+    table = SharedTable("nolimit", 2, ["random"], seed=2, amounts="bb")
+    token, state = your_turn(table)
+    assert table.views_unit() == "big blinds" and state["view"]["unit"] == "big blinds"
+    sizes = [a["to"] for a in state["view"]["legal_actions"] if a["action"] == "raise"]
+    assert 3.0 in sizes and 2.5 not in sizes
+    with pytest.raises(TableError, match="raise to 2.5 is not a legal size"):
+        table.act(token, "raise", 2.5)
+    after = table.act(token, "raise", 3)
+    mine = [a for a in after["view"]["actions"] if a["seat"] == state["seat"]]
+    assert mine[0]["action"] == "raise" and mine[0]["amount"] == 3.0
+
+    table = SharedTable("push_fold", 2, ["random"], seed=2)
+    token, state = your_turn(table)
+    assert table.views_unit() == "big blinds" and [a["action"] for a in state["view"]["legal_actions"]] == ["fold", "all-in"]
+    with pytest.raises(TableError, match="all-in takes no amount"):
+        table.act(token, "all-in", 10)
+    done = table.act(token, "all-in")
+    assert done["status"] == "hand_over" and abs(sum(done["result"]["rewards_bb"].values())) < 1e-9
 
 
 def test_same_seed_same_deals() -> None:

@@ -32,7 +32,7 @@ import argparse
 import socket
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import anyio
@@ -58,7 +58,8 @@ def make_server(table: SharedTable) -> MCPServer:
     """The MCP server whose tools play ``table`` (run it with ``.run()`` or mount its ``streamable_http_app()``)."""
     server = MCPServer("poker-envs", instructions=INSTRUCTIONS, log_level="WARNING")
 
-    def checked(call: Any, *args: Any) -> dict[str, Any]:
+    def checked(call: Callable[..., dict[str, Any]], *args: Any) -> dict[str, Any]:
+        """``call(*args)``, a TableError made the tool error the client reads."""
         try:
             return call(*args)
         except TableError as exc:

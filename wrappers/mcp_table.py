@@ -135,8 +135,10 @@ class SharedTable:
             parsed = self.views.parse(reply, observation)
             if parsed.action is None:
                 raise TableError(f"{reply!r} is not legal here: {parsed.message}; legal now: {self._legal_text(seat)}")
-            self._step(parsed.action)
-            self._play_agents()
+            hand = self._hand
+            assert hand is not None  # your_turn: a hand is in play
+            self._step(hand, parsed.action)
+            self._play_agents(hand)
             return {"played": parsed.message, **self._state(seat)}
 
     def next_hand(self, token: str) -> dict[str, Any]:
@@ -171,27 +173,27 @@ class SharedTable:
                 agent.begin_hand(seat)
             self._hand = Hand(number, [0.0] * self.num_seats)
             self._ready.clear()
-            self._play_agents()
+            self._play_agents(self._hand)
 
-    def _step(self, action: int | None) -> None:
+    def _step(self, hand: Hand, action: int | None) -> None:
         env = self.env
         env.step(action)
         for seat, agent in enumerate(env.possible_agents):
-            self._hand.rewards[seat] += float(env.rewards.get(agent, 0.0))  # type: ignore[union-attr]
+            hand.rewards[seat] += float(env.rewards.get(agent, 0.0))
 
-    def _play_agents(self) -> None:
+    def _play_agents(self, hand: Hand) -> None:
         """Let the zoo agents act (and pass the turns of finished seats) until a client must act or the hand ends."""
         env = self.env
         while env.agents:
             agent = env.agent_selection
             if env.terminations[agent] or env.truncations[agent]:
-                self._step(None)
+                self._step(hand, None)
                 continue
             seat = env.possible_agents.index(agent)
             if seat not in self.agents:
                 return
-            self._step(self.agents[seat].act(env.observe(agent), self._rng))
-        self._hand.over = True  # type: ignore[union-attr]
+            self._step(hand, self.agents[seat].act(env.observe(agent), self._rng))
+        hand.over = True
 
     def _to_act(self) -> int | None:
         env = self.env
