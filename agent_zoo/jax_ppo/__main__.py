@@ -19,7 +19,7 @@ from agent_zoo import cli
 from agent_zoo.jax_common.cli import config_from_flags, run_exploitability
 from agent_zoo.jax_ppo.config import GAMES, OPPONENTS, SOLVABLE, PPOConfig
 
-FLAGS = {"game": "--game", "total_steps": "--steps", "seed": "--seed", "num_envs": "--num-envs"}  # config field -> its own flag
+FLAGS = {"game": "--game", "total_steps": "--steps", "seed": "--seed", "num_envs": "--num-envs", "league": "--league"}  # config field -> its own flag
 
 
 def settable() -> dict[str, Any]:
@@ -53,6 +53,10 @@ def build_parser() -> argparse.ArgumentParser:
     tr.add_argument("--num-envs", type=cli.positive_int, default=PPOConfig.num_envs, help="tables stepped together")
     tr.add_argument("--set", nargs="*", default=[], metavar="FIELD=VALUE",
                     help=f"other PPOConfig fields, e.g. rollout_length=64 hidden_sizes=128,128 mix=0,1,0 (weights of {','.join(OPPONENTS)})")
+    tr.add_argument("--league", type=cli.non_negative_int, default=PPOConfig.league, metavar="N",
+                    help="a league of N frozen snapshots plays the frozen opponent's tables, each hand's member drawn by PFSP "
+                         "(--set league_interval=10 league_weighting=hard|var|uniform league_retire=beaten|oldest); "
+                         "payoff.png in --out; 0: one frozen copy")
     tr.add_argument("--exploitability", action="store_true", help="then the exploitability curve of the checkpoints (leduc, kuhn; needs --out)")
     cli.add_seed(tr)
     cli.add_out(tr, None, "checkpoint_<update>.npz, latest.json, log.jsonl (default: nothing written)")
@@ -69,7 +73,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def make_config(parser: argparse.ArgumentParser, args: argparse.Namespace) -> PPOConfig:
     """The run's configuration from the flags; a bad value is a one-line error naming its flag."""
-    values = {"game": args.game, "total_steps": args.steps, "seed": args.seed, "num_envs": args.num_envs, **cli.parse_overrides(parser, args.set, settable())}
+    values = {"game": args.game, "total_steps": args.steps, "seed": args.seed, "num_envs": args.num_envs, "league": args.league, **cli.parse_overrides(parser, args.set, settable())}
     return config_from_flags(parser, PPOConfig, values, FLAGS)
 
 

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from agent_zoo.jax_common.config import RunLength
+from agent_zoo.jax_common.league import config_of
 from poker_envs import catalog
 
 GAMES = tuple(catalog.keys(solver="jax_ppo"))  # catalog keys this trainer plays (no-limit: 2 to 10 seats; others: heads-up)
@@ -60,6 +61,19 @@ class PPOConfig(RunLength):
     mix: tuple[float, float, float] = (0.5, 0.25, 0.25)
     # Updates between two refreshes of the frozen copy (self-play against frozen copies).
     snapshot_interval: int = 10
+    # League (``jax_common.league``): N frozen snapshots replace the frozen copy; a table whose opponent kind is
+    # "frozen" plays a member drawn per hand by PFSP. 0: no league (the single frozen copy above).
+    league: int = 0
+    # Updates between two admissions of the learner into the league.
+    league_interval: int = 10
+    # PFSP weighting of x = P[learner beats member]: "hard" (1 - x)^league_power, "var" x(1 - x), "uniform".
+    league_weighting: str = "hard"
+    # p of the "hard" weighting.
+    league_power: float = 2.0
+    # The member a new snapshot replaces: "beaten" (the one the learner beats most) or "oldest".
+    league_retire: str = "beaten"
+    # Pseudo-hands at a win rate of 1/2 in each estimate of x.
+    league_prior: float = 1.0
     # Updates between two checkpoints (the last update is always saved).
     checkpoint_interval: int = 50
     # Seed of everything: parameters, deals, seats, opponents, actions, minibatches.
@@ -99,6 +113,9 @@ class PPOConfig(RunLength):
             fail("mix", f"must be {len(OPPONENTS)} weights >= 0 for {OPPONENTS}, not all 0")
         if self.num_envs * self.rollout_length < self.minibatches:
             fail("minibatches", f"must not exceed the decisions of a rollout ({self.num_envs * self.rollout_length})")
+        config_of(self)  # the league's fields
+        if self.league and not self.mix[0] > 0:
+            fail("league", "needs mix's frozen weight > 0 (the league plays the frozen opponent's tables)")
 
     @property
     def steps_per_update(self) -> int:

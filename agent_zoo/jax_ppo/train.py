@@ -28,6 +28,7 @@ import jax.numpy as jnp
 import numpy as np
 import optax
 
+from agent_zoo.jax_common import league as lg
 from agent_zoo.jax_common import network as net
 from agent_zoo.jax_common import rollout
 from agent_zoo.jax_common.checkpoint import save_checkpoint as save_state
@@ -57,6 +58,7 @@ class RunState(NamedTuple):
     opponent: jax.Array  # (B,) the opponent kind of the current hand (index into OPPONENTS)
     key: jax.Array  # the run's PRNG key
     update: jax.Array  # () updates done
+    league: Any = None  # jax_common.league.LeagueState (config.league members; None: no league)
 
 
 class Decision(NamedTuple):
@@ -67,6 +69,7 @@ class Decision(NamedTuple):
     learner: jax.Array  # () bool: a learner decision (enters the loss)
     seat: jax.Array  # () the learner's seat of this hand
     opponent: jax.Array  # () opponent kind of this hand
+    member: Any = None  # () league member of this hand (None: no league)
 
 
 def draw_hand_roles(key: jax.Array, mix: jax.Array, num_envs: int, num_players: int) -> tuple[jax.Array, jax.Array]:
@@ -86,7 +89,8 @@ def init_state(config: PPOConfig, game: functional.FunctionalGame) -> RunState:
     mix = jnp.asarray(config.mix, jnp.float32) / sum(config.mix)
     seat, opponent = draw_hand_roles(k_roles, mix, config.num_envs, game.num_players)
     opt_state = make_optimizer(config).init(params)
-    return RunState(params, opt_state, params, env_state, env_out, seat, opponent, key, jnp.zeros((), jnp.int32))
+    league = lg.init(params, config.league, config.num_envs, jax.random.fold_in(k_roles, 1)) if config.league else None
+    return RunState(params, opt_state, params, env_state, env_out, seat, opponent, key, jnp.zeros((), jnp.int32), league)
 
 
 # Returns and advantages --------------------------------------------------------------------------
@@ -169,33 +173,39 @@ def make_update(config: PPOConfig, game: functional.FunctionalGame, obs_scale: n
     scale = jnp.asarray(obs_scale)
     mix = jnp.asarray(config.mix, jnp.float32) / sum(config.mix)
     b, n = config.num_envs, game.num_players
-
-    def settle(roles: tuple[jax.Array, jax.Array], nxt: Any, key: jax.Array) -> tuple[jax.Array, jax.Array]:
-        """New learner seat and opponent kind at the tables whose hand ended."""
-        new_seat, new_opponent = draw_hand_roles(key, mix, b, n)
-        seat, opponent = roles
-        return jnp.where(nxt.terminated, new_seat, seat), jnp.where(nxt.terminated, new_opponent, opponent)
+    league = lg.config_of(config)
 
     def update(rs: RunState) -> tuple[RunState, dict[str, jax.Array]]:
         key, k_roll, k_ppo = jax.random.split(rs.key, 3)
         params, frozen = rs.params, rs.frozen
+        pfsp = lg.weights(rs.league, league) if config.league else None  # the members' draw probabilities this rollout
 
-        def choose(roles: tuple[jax.Array, jax.Array], obs: jax.Array, out: Any, key: jax.Array) -> tuple[jax.Array, None, Decision]:
-            seat, opponent = roles
+        def settle(roles: tuple[jax.Array, ...], nxt: Any, key: jax.Array) -> tuple[jax.Array, ...]:
+            """New learner seat, opponent kind (and league member) at the tables whose hand ended."""
+            new_seat, new_opponent = draw_hand_roles(key, mix, b, n)
+            seat, opponent, member = roles
+            if config.league:
+                member = jnp.where(nxt.terminated, lg.draw(jax.random.fold_in(key, 1), pfsp, b), member)
+            return jnp.where(nxt.terminated, new_seat, seat), jnp.where(nxt.terminated, new_opponent, opponent), member
+
+        def choose(roles: tuple[jax.Array, ...], obs: jax.Array, out: Any, key: jax.Array) -> tuple[jax.Array, None, Decision]:
+            seat, opponent, member = roles
             k_learn, k_frozen, k_random = jax.random.split(key, 3)
             logits = net.policy_logits(params, obs, out.action_mask, jnp)
             learner = (out.current_player == seat) | (opponent == SELF)
-            plays_frozen = (opponent == FROZEN) & ~learner
-            frozen_logits = jax.lax.cond(plays_frozen.any(), lambda: net.policy_logits(frozen, obs, out.action_mask, jnp), lambda: logits)
+            plays_frozen = (opponent == FROZEN) & ~learner  # with a league: the table's member plays
+            opponent_logits = ((lambda: lg.member_logits(rs.league.population, member, obs, out.action_mask)) if config.league
+                               else (lambda: net.policy_logits(frozen, obs, out.action_mask, jnp)))
+            frozen_logits = jax.lax.cond(plays_frozen.any(), opponent_logits, lambda: logits)
             action = jnp.where(
                 learner, jax.random.categorical(k_learn, logits),
                 jnp.where(plays_frozen, jax.random.categorical(k_frozen, frozen_logits),
                           functional.random_actions(k_random, out.action_mask))).astype(jnp.int32)
             logp = jnp.take_along_axis(jax.nn.log_softmax(logits), action[:, None], axis=1)[:, 0]
-            return action, None, Decision(logp, net.value(params, obs, jnp), learner, seat, opponent)
+            return action, None, Decision(logp, net.value(params, obs, jnp), learner, seat, opponent, member)
 
-        carry = (rs.env_state, rs.env_out, (rs.learner_seat, rs.opponent))
-        (env_state, out, (seat, opponent)), steps = rollout.play(game, scale, choose, settle, carry, k_roll, config.rollout_length)
+        carry = (rs.env_state, rs.env_out, (rs.learner_seat, rs.opponent, rs.league.member if config.league else None))
+        (env_state, out, (seat, opponent, member)), steps = rollout.play(game, scale, choose, settle, carry, k_roll, config.rollout_length)
         traj = steps.extra
         learner_won = jnp.take_along_axis(steps.rewards, traj.seat[..., None], axis=-1)[..., 0]
         last_value = net.value(rs.params, out.observation * scale, jnp)
@@ -230,6 +240,10 @@ def make_update(config: PPOConfig, game: functional.FunctionalGame, obs_scale: n
         count = rs.update + 1
         frozen = jax.tree_util.tree_map(lambda new, old: jnp.where(count % config.snapshot_interval == 0, new, old), params, rs.frozen)
         hands = steps.terminated
+        members = None
+        if config.league:  # the hands against members into the records, then maybe a new member
+            members = lg.record(rs.league, traj.member, learner_won, hands & (traj.opponent == FROZEN))._replace(member=member)
+            members = lg.maybe_admit(members, params, count, league)
         metrics = {k: v.sum() / trained for k, v in stats.items()}  # means over the minibatches trained on
         metrics |= {
             "learner_decisions": traj.learner.sum(), "known_fraction": known.sum() / jnp.maximum(traj.learner.sum(), 1),
@@ -239,7 +253,7 @@ def make_update(config: PPOConfig, game: functional.FunctionalGame, obs_scale: n
             ended = hands & (traj.opponent == kind)
             metrics[f"hands_vs_{name}"] = ended.sum()
             metrics[f"reward_vs_{name}"] = jnp.sum(jnp.where(ended, learner_won, 0.0)) / jnp.maximum(ended.sum(), 1)
-        return RunState(params, opt_state, frozen, env_state, out, seat, opponent, key, count), metrics
+        return RunState(params, opt_state, frozen, env_state, out, seat, opponent, key, count, members), metrics
 
     return update
 
@@ -270,4 +284,7 @@ def train(config: PPOConfig, out: str | Path | None = None, progress: bool = Tru
     log, new_rows = result.pop("log"), result.pop("new_rows")
     learner_decisions = sum(int(row["learner_decisions"]) for row in new_rows)
     rate = learner_decisions / result["seconds"] if new_rows else None
-    return {"game": config.game, **result, "learner_steps_per_second": rate, "final": log[-1] if log else None}
+    summary = {"game": config.game, **result, "learner_steps_per_second": rate, "final": log[-1] if log else None}
+    if config.league:
+        summary["payoff"] = lg.report(result["state"].league, lg.config_of(config), out, f"PPO league on {config.game}: learner and members")
+    return summary

@@ -19,7 +19,7 @@ from agent_zoo import cli
 from agent_zoo.jax_common.cli import config_from_flags, run_exploitability
 from agent_zoo.jax_rnad.config import GAMES, RNaDJaxConfig
 
-FLAGS = {"game": "--game", "total_steps": "--steps", "seed": "--seed", "batch_size": "--batch-size"}  # field -> its own flag
+FLAGS = {"game": "--game", "total_steps": "--steps", "seed": "--seed", "batch_size": "--batch-size", "league": "--league"}  # field -> its own flag
 
 
 def settable() -> dict[str, Any]:
@@ -50,6 +50,10 @@ def build_parser() -> argparse.ArgumentParser:
                     help="learner steps; rounded up to whole updates of steps_per_update, and the output says so")
     tr.add_argument("--batch-size", type=cli.positive_int, default=RNaDJaxConfig.batch_size,
                     help="K: hands per learner step (one per table, played in parallel)")
+    tr.add_argument("--league", type=cli.non_negative_int, default=RNaDJaxConfig.league, metavar="N",
+                    help="a league of N frozen snapshots of theta: a share of the tables (--set league_fraction=0.5) plays a "
+                         "member drawn by PFSP each learner step (league_interval, league_weighting, league_retire); payoff.png "
+                         "in --out; 0: pure self-play")
     tr.add_argument("--set", nargs="*", default=[], metavar="FIELD=VALUE",
                     help="other RNaDJaxConfig fields, e.g. two_stage=none eta=0.1 reg_update_interval=1000 hidden_sizes=128,128")
     cli.add_seed(tr)
@@ -67,7 +71,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def make_config(parser: argparse.ArgumentParser, args: argparse.Namespace) -> RNaDJaxConfig:
     """The run's configuration from the flags; a bad value is a one-line error naming its flag."""
-    values = {"game": args.game, "total_steps": args.steps, "seed": args.seed, "batch_size": args.batch_size,
+    values = {"game": args.game, "total_steps": args.steps, "seed": args.seed, "batch_size": args.batch_size, "league": args.league,
               **cli.parse_overrides(parser, args.set, settable())}
     return config_from_flags(parser, RNaDJaxConfig, values, FLAGS)
 

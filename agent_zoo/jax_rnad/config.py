@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from agent_zoo.jax_common.config import RunLength
+from agent_zoo.jax_common.league import config_of
 from poker_envs import catalog
 
 # catalog keys R-NaD learns on the device: the two-player games of agent_zoo.rnad with a functional engine
@@ -73,6 +74,22 @@ class RNaDJaxConfig(RunLength):
     # OpenSpiel's smooth switch: in the first half of each M steps the transformation's reg policy moves (in log
     # space) from the previous reg policy to the new one.
     reg_interpolation: bool = True
+    # League (``jax_common.league``): N frozen snapshots of theta; at a share ``league_fraction`` of the tables,
+    # drawn anew each learner step, one seat is a member drawn by PFSP and theta learns from the other seat
+    # only. 0: no league (every seat theta).
+    league: int = 0
+    # Share of the tables that play a league member in each learner step.
+    league_fraction: float = 0.5
+    # Updates between two admissions of theta into the league.
+    league_interval: int = 1
+    # PFSP weighting of x = P[theta beats member]: "hard" (1 - x)^league_power, "var" x(1 - x), "uniform".
+    league_weighting: str = "hard"
+    # p of the "hard" weighting.
+    league_power: float = 2.0
+    # The member a new snapshot replaces: "beaten" (the one theta beats most) or "oldest".
+    league_retire: str = "beaten"
+    # Pseudo-hands at a win rate of 1/2 in each estimate of x.
+    league_prior: float = 1.0
     # Updates between two checkpoints (the last update is always saved).
     checkpoint_interval: int = 20
     # Seed of everything: parameters, deals, actions.
@@ -111,6 +128,9 @@ class RNaDJaxConfig(RunLength):
         sizes = self.hidden_sizes
         if not isinstance(sizes, tuple) or not sizes or not all(isinstance(h, int) and not isinstance(h, bool) and h > 0 for h in sizes):
             fail("hidden_sizes", "must be a non-empty tuple of positive integers")
+        config_of(self)  # the league's fields
+        if not _number(self.league_fraction) or not 0 < self.league_fraction <= 1:
+            fail("league_fraction", "must lie in (0, 1]")
 
     @property
     def num_players(self) -> int:

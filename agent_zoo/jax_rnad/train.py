@@ -30,6 +30,7 @@ import jax.numpy as jnp
 import numpy as np
 import optax
 
+from agent_zoo.jax_common import league as lg
 from agent_zoo.jax_common import network as net
 from agent_zoo.jax_common import rollout
 from agent_zoo.jax_common.agent import JaxAgent
@@ -57,6 +58,7 @@ class RunState(NamedTuple):
     learner_steps: jax.Array  # () learner steps done (t)
     reg_updates: jax.Array  # () regularisation updates done (m - 1)
     update: jax.Array  # () updates (jitted calls) done
+    league: Any = None  # jax_common.league.LeagueState (config.league members of theta's past; None: no league)
 
 
 class Decision(NamedTuple):
@@ -64,6 +66,7 @@ class Decision(NamedTuple):
 
     mu: jax.Array  # () probability of the action under the acting policy
     valid: jax.Array  # () the table's hand had not ended before this decision
+    member_seat: Any = None  # () the seat a league member plays at this table (-1: none; None: no league)
 
 
 def make_optimizer(config: RNaDJaxConfig) -> optax.GradientTransformation:
@@ -80,8 +83,9 @@ def init_state(config: RNaDJaxConfig, game: functional.FunctionalGame) -> RunSta
     params = net.init_params(k_params, game.observation_shape[0], game.num_actions, config.hidden_sizes)
     env_state, env_out = game.init(k_env, config.batch_size)
     zero = jnp.zeros((), jnp.int32)
+    league = lg.init(params, config.league, config.batch_size, jax.random.fold_in(k_env, 1)) if config.league else None
     return RunState(params, params, params, params, make_optimizer(config).init(params), env_state, env_out, key,
-                    zero, zero, zero)
+                    zero, zero, zero, league)
 
 
 def policy_and_values(params: net.Params, obs: jax.Array, legal: jax.Array) -> tuple[jax.Array, jax.Array, jax.Array, jax.Array]:
@@ -106,11 +110,18 @@ def make_loss(config: RNaDJaxConfig) -> Callable[..., tuple[jax.Array, dict[str,
         log_ratio, pi_c = sg(log_pi - log_reg), sg(pi)
         pi_taken = jnp.take_along_axis(pi_c, steps.action[..., None], axis=-1)[..., 0]
         valid = steps.extra.valid.astype(jnp.float32)
+        valid_reg, theirs = valid, None
+        if config.league:  # a member's decisions are the environment: importance weight 1, no transformation, no loss
+            theirs = steps.player == steps.extra.member_seat
+            pi_taken = jnp.where(theirs, steps.extra.mu, pi_taken)
+            valid_reg = valid * ~theirs
         v_target, q, weight = jnp.zeros_like(v), jnp.zeros_like(pi), jnp.zeros_like(v)
         for p in (0, 1):
-            reg_reward, reg_q = L.reward_transform(pi_c, log_ratio, steps.player, valid, p, config.eta)
+            reg_reward, reg_q = L.reward_transform(pi_c, log_ratio, steps.player, valid_reg, p, config.eta)
             vt, has, qp = L.v_trace(sg(v_tgt), valid, steps.player, steps.action, steps.extra.mu, pi_taken,
                                     steps.rewards, reg_reward, reg_q, p, config.vtrace_c)
+            if theirs is not None:
+                has, qp = has & ~theirs, qp * ~theirs[..., None]
             v_target, q, weight = v_target + vt * has, q + qp, weight + L.player_weights(has)
         loss_v = L.value_loss(v, v_target, weight)
         loss_pi = L.neurd_loss(logits, pi_c, sg(q), legal, weight, config.neurd_beta, config.neurd_clip)
@@ -126,19 +137,31 @@ def make_update(config: RNaDJaxConfig, game: functional.FunctionalGame, obs_scal
     grad = jax.grad(make_loss(config), has_aux=True)
     m = config.reg_update_interval
     length = game.max_game_length  # every hand ends within it: one whole hand per table
+    league = lg.config_of(config)
 
     def settle(done: jax.Array, nxt: Any, key: jax.Array) -> jax.Array:
         return done | nxt.terminated
 
     def step(rs: RunState, _: None) -> tuple[RunState, dict[str, jax.Array]]:
-        key, k_roll = jax.random.split(rs.key)
-        params = rs.params
+        params, members, member_seat = rs.params, rs.league, None
+        if config.league:  # this step's league tables: a share of the tables, the member's seat, the member (PFSP)
+            key, k_roll, k_league = jax.random.split(rs.key, 3)
+            k_table, k_seat, k_member = jax.random.split(k_league, 3)
+            plays = jax.random.uniform(k_table, (config.batch_size,)) < config.league_fraction
+            seat = jax.random.randint(k_seat, (config.batch_size,), 0, 2, dtype=jnp.int32)
+            member_seat = jnp.where(plays, seat, -1)
+            members = members._replace(member=lg.draw(k_member, lg.weights(members, league), config.batch_size))
+        else:
+            key, k_roll = jax.random.split(rs.key)
 
         def choose(done: jax.Array, obs: jax.Array, out: Any, k: jax.Array) -> tuple[jax.Array, jax.Array, Decision]:
             logits = net.policy_logits(params, obs, out.action_mask, jnp)
+            if config.league:
+                theirs = out.current_player == member_seat
+                logits = jnp.where(theirs[:, None], lg.member_logits(members.population, members.member, obs, out.action_mask), logits)
             action = jax.random.categorical(k, logits).astype(jnp.int32)
             mu = jnp.take_along_axis(jax.nn.softmax(logits), action[:, None], axis=1)[:, 0]
-            return action, ~done, Decision(mu, ~done)
+            return action, ~done, Decision(mu, ~done, member_seat)
 
         done = jnp.zeros(config.batch_size, bool)
         (env_state, env_out, _), steps = rollout.play(game, scale, choose, settle, (rs.env_state, rs.env_out, done), k_roll, length)
@@ -154,12 +177,20 @@ def make_update(config: RNaDJaxConfig, game: functional.FunctionalGame, obs_scal
         new_reg = L.lerp(rs.reg, target, L.reg_rate(config.two_stage, config.reg_gamma, config.reg_gamma_schedule, n))
         keep = lambda new, old: jax.tree_util.tree_map(lambda a, b: jnp.where(due, a, b), new, old)
         stats = stats | {"hand_length": steps.extra.valid.sum() / config.batch_size}
+        if config.league:  # theta's chips in the hands against members (one whole hand per table)
+            vs = member_seat >= 0
+            won = jnp.take_along_axis(steps.rewards.sum(axis=0), (1 - jnp.maximum(member_seat, 0))[:, None], axis=1)[:, 0]
+            members = lg.record(members, members.member, won, vs)
+            stats = stats | {"league_hands": vs.sum(), "reward_vs_league": jnp.sum(jnp.where(vs, won, 0.0)) / jnp.maximum(vs.sum(), 1)}
         return RunState(params, target, keep(new_reg, rs.reg), keep(rs.reg, rs.reg_prev), opt_state, env_state, env_out,
-                        key, t, n, rs.update), stats
+                        key, t, n, rs.update, members), stats
 
     def update(rs: RunState) -> tuple[RunState, dict[str, jax.Array]]:
         rs, stats = jax.lax.scan(step, rs, None, length=config.steps_per_update)
         metrics = {k: v.mean() for k, v in stats.items()} | {"reg_updates": rs.reg_updates, "learner_steps": rs.learner_steps}
+        if config.league:  # theta after this update may join the league
+            metrics["league_hands"] = stats["league_hands"].sum()
+            rs = rs._replace(league=lg.maybe_admit(rs.league, rs.params, rs.update + 1, league))
         return rs._replace(update=rs.update + 1), metrics
 
     return update
@@ -206,4 +237,7 @@ def train(config: RNaDJaxConfig, out: str | Path | None = None, progress: bool =
         summary["exploitability"], summary["nash_conv"] = agent_exploitability(policy_agent(result["state"], scale), ev)
         summary["target_exploitability"] = agent_exploitability(policy_agent(result["state"], scale, "target"), ev)[0]
         summary["uniform_exploitability"] = uniform_exploitability(ev)
+    if config.league:
+        title = f"R-NaD league on {config.game}: theta and members"
+        summary["payoff"] = lg.report(result["state"].league, lg.config_of(config), out, title)
     return summary
