@@ -131,7 +131,7 @@ class SharedTable:
             if status != "your_turn":
                 raise TableError(self._not_your_turn(seat, status))
             observation = self.env.observe(self.env.possible_agents[seat])
-            reply = self._reply(action, amount, observation)
+            reply = self._reply(action, amount)
             parsed = self.views.parse(reply, observation)
             if parsed.action is None:
                 raise TableError(f"{reply!r} is not legal here: {parsed.message}; legal now: {self._legal_text(seat)}")
@@ -228,7 +228,7 @@ class SharedTable:
             return "the hand is over: next_hand asks for the next one"
         return f"no hand is in play: waiting for client seats {self._waiting_for()} (to join, or to ask for the next hand)"
 
-    def _reply(self, action: Any, amount: Any, observation: dict[str, Any]) -> str:
+    def _reply(self, action: Any, amount: Any) -> str:
         """The reply text the views' parser reads for ``action`` and ``amount``; raises TableError on bad input."""
         legal = self._legal_text(self.env.possible_agents.index(self.env.agent_selection))
         if not isinstance(action, str) or action.strip().lower() not in ACTION_WORDS:
