@@ -27,7 +27,7 @@ $(VENV)/.demo-installed: pyproject.toml | $(VENV)/bin/python
 $(VENV)/.installed: pyproject.toml | $(VENV)/bin/python
 	@echo "make: installing torch 2.13.0 (CPU) and poker-envs with every extra into $(VENV) (tests, docs, benchmarks: a few minutes)"
 	$(PIP) torch==2.13.0
-	$(PIP) -e ".[zoo,jax,test,bench,ray,rllib,rl,docs,llm,server,render]"
+	$(PIP) -e ".[zoo,jax,test,bench,ray,rllib,rl,docs,llm,server,render,verifiers]"
 	touch $@ $(VENV)/.demo-installed
 
 demo: setup-demo

@@ -19,7 +19,7 @@ def test_make_test_installs_every_extra_the_skips_name() -> None:
     makefile = (ROOT / "Makefile").read_text()
     extras = re.search(r'-e "\.\[([\w,]+)\]"\n\ttouch \$@ \$\(VENV\)/\.demo-installed', makefile)
     assert extras and set(extras.group(1).split(",")) == {"zoo", "jax", "test", "bench", "ray", "rllib", "rl", "docs", "llm", "server",
-                                                            "render"}
+                                                            "render", "verifiers"}
 
 
 def test_no_test_skips_what_make_test_installs() -> None:
