@@ -124,7 +124,7 @@ def checkpoint_paths(out: str | Path) -> list[Path]:
 
 def resume(out: Path, config: RunConfig, template: Any) -> tuple[Any, list[dict[str, Any]]]:
     """The latest checkpoint of ``out`` (or ``template``) and the log lines up to it; a run of another
-    configuration (anything but ``total_steps``) there is refused."""
+    configuration (anything but ``total_steps`` and ``devices``: a run may go on on other devices) there is refused."""
     latest = out / LATEST
     if not latest.is_file():
         return template, []
@@ -133,8 +133,9 @@ def resume(out: Path, config: RunConfig, template: Any) -> tuple[Any, list[dict[
         saved = type(config).from_dict(info["config"])  # type: ignore[attr-defined]
     except (TypeError, ValueError) as exc:
         raise ValueError(f"{out} holds a run of another trainer ({exc}); choose another folder") from None
-    if saved.to_dict() | {"total_steps": 0} != config.to_dict() | {"total_steps": 0}:
-        diff = sorted(k for k, v in config.to_dict().items() if k != "total_steps" and saved.to_dict()[k] != v)
+    free = {"total_steps": 0, "devices": 0}  # what a resumed run may change
+    if saved.to_dict() | free != config.to_dict() | free:
+        diff = sorted(k for k, v in config.to_dict().items() if k not in free and saved.to_dict()[k] != v)
         raise ValueError(f"{out} holds a run of another configuration (differs in {diff}); choose another folder")
     state = load_checkpoint(out / info["checkpoint"], template)
     log = out / LOG

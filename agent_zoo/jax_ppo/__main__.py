@@ -19,7 +19,7 @@ from agent_zoo import cli
 from agent_zoo.jax_common.cli import config_from_flags, run_exploitability
 from agent_zoo.jax_ppo.config import GAMES, OPPONENTS, SOLVABLE, PPOConfig
 
-FLAGS = {"game": "--game", "total_steps": "--steps", "seed": "--seed", "num_envs": "--num-envs", "league": "--league"}  # config field -> its own flag
+FLAGS = {"game": "--game", "total_steps": "--steps", "seed": "--seed", "devices": "--devices", "num_envs": "--num-envs", "league": "--league"}  # config field -> its own flag
 
 
 def settable() -> dict[str, Any]:
@@ -51,6 +51,9 @@ def build_parser() -> argparse.ArgumentParser:
                     help="environment decisions (all tables, all seats); rounded up to whole updates of --num-envs x "
                          "rollout_length decisions, and the output says so")
     tr.add_argument("--num-envs", type=cli.positive_int, default=PPOConfig.num_envs, help="tables stepped together")
+    tr.add_argument("--devices", type=cli.non_negative_int, default=PPOConfig.devices, metavar="N",
+                    help="devices the tables are split over (data parallel: the same seed gives the same run on any "
+                         "number, up to the order of float sums); must divide --num-envs; 0: all that jax.devices() lists")
     tr.add_argument("--set", nargs="*", default=[], metavar="FIELD=VALUE",
                     help=f"other PPOConfig fields, e.g. rollout_length=64 hidden_sizes=128,128 mix=0,1,0 (weights of {','.join(OPPONENTS)})")
     tr.add_argument("--league", type=cli.non_negative_int, default=PPOConfig.league, metavar="N",
@@ -73,7 +76,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def make_config(parser: argparse.ArgumentParser, args: argparse.Namespace) -> PPOConfig:
     """The run's configuration from the flags; a bad value is a one-line error naming its flag."""
-    values = {"game": args.game, "total_steps": args.steps, "seed": args.seed, "num_envs": args.num_envs, "league": args.league, **cli.parse_overrides(parser, args.set, settable())}
+    values = {"game": args.game, "total_steps": args.steps, "seed": args.seed, "devices": args.devices, "num_envs": args.num_envs, "league": args.league, **cli.parse_overrides(parser, args.set, settable())}
     return config_from_flags(parser, PPOConfig, values, FLAGS)
 
 
@@ -86,7 +89,13 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     config = make_config(parser, args)
     if args.exploitability and (args.out is None or config.game not in SOLVABLE):
         parser.error(f"argument --exploitability: needs --out and --game {' or '.join(SOLVABLE)}")
+    from agent_zoo.jax_common.devices import device_count, speed_line
     from agent_zoo.jax_ppo.train import train
+
+    try:
+        device_count(config.devices, config.num_envs, "--num-envs")
+    except ValueError as exc:
+        parser.error(f"argument --devices: {exc}")
 
     note = config.rounding_note()
     if note and args.json != cli.STDOUT:
@@ -108,6 +117,8 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
         print(f"{config.game}: {result['steps']:,} steps{asked}, {result['updates']} updates"
               + (f", resumed from update {result['resumed_from']}" if result["resumed_from"] else "")
               + (f"; {rate:,.0f} steps/s (compile {result['compile_seconds']:.1f} s)" if rate else "; nothing left to train"))
+        if speed_line(result):
+            print(speed_line(result))
         if final:
             print("  last update: " + "  ".join(f"{k} {final[k]:+.3f}" for k in
                   ("reward_vs_random", "reward_vs_frozen", "entropy", "value_loss", "approx_kl") if k in final))

@@ -76,6 +76,9 @@ class PPOConfig(RunLength):
     league_prior: float = 1.0
     # Updates between two checkpoints (the last update is always saved).
     checkpoint_interval: int = 50
+    # Devices the tables (num_envs, a multiple of it) are split over, the learner's batch too (0: all that
+    # jax.devices() lists); the same seed gives the same run on any number of devices, up to float sums' order.
+    devices: int = 0
     # Seed of everything: parameters, deals, seats, opponents, actions, minibatches.
     seed: int = 0
 
@@ -94,6 +97,8 @@ class PPOConfig(RunLength):
             fail("num_players", "must be from 2 to 10 for no-limit")
         if self.game != "nolimit" and self.num_players != 2:
             fail("num_players", f"must be 2 ({self.game} is heads-up)")
+        if isinstance(self.devices, bool) or not isinstance(self.devices, int) or self.devices < 0:
+            fail("devices", "must be a non-negative integer (0: all devices)")
         if isinstance(self.seed, bool) or not isinstance(self.seed, int) or self.seed < 0:
             fail("seed", "must be a non-negative integer")
         for name in ("learning_rate", "clip_eps", "max_grad_norm"):

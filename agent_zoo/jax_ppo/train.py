@@ -32,6 +32,7 @@ from agent_zoo.jax_common import league as lg
 from agent_zoo.jax_common import network as net
 from agent_zoo.jax_common import rollout
 from agent_zoo.jax_common.checkpoint import save_checkpoint as save_state
+from agent_zoo.jax_common.devices import place, split_rows, throughput
 from agent_zoo.jax_common.loop import run
 from agent_zoo.jax_common.rollout import make_game, observation_scale, rules_name
 from agent_zoo.jax_ppo.config import OPPONENTS, PPOConfig
@@ -227,7 +228,7 @@ def make_update(config: PPOConfig, game: functional.FunctionalGame, obs_scale: n
             return state, {k: jnp.zeros(()) for k in (*STATS, "trained")}
 
         def minibatch(state: tuple[net.Params, Any], idx: jax.Array) -> tuple[tuple[net.Params, Any], dict[str, jax.Array]]:
-            batch = {k: v[idx] for k, v in data.items()}  # a minibatch without learner decisions costs nothing:
+            batch = split_rows({k: v[idx] for k, v in data.items()})  # a minibatch without learner decisions costs nothing:
             return jax.lax.cond(batch["weight"].sum() > 0, learn, skip, state, batch)  # the learner's come first
 
         def epoch(state: tuple[net.Params, Any], key: jax.Array) -> tuple[tuple[net.Params, Any], dict[str, jax.Array]]:
@@ -279,9 +280,13 @@ def train(config: PPOConfig, out: str | Path | None = None, progress: bool = Tru
     scale = observation_scale(config)
     if scale.size != game.observation_shape[0]:
         raise ValueError(f"observation sizes disagree: env {scale.size}, functional game {game.observation_shape[0]}")
-    result = run(config, init_state(config, game), lambda: make_update(config, game, scale), header(config, scale, game.num_actions),
-                 scale, out, progress, lambda row: {"vs_random": f"{row['reward_vs_random']:+.2f}", "entropy": f"{row['entropy']:.2f}"})
+    state = init_state(config, game)
+    devices, placement = place(config.devices, state, config.num_envs, "num_envs",
+                               ("env_state", "env_out", "learner_seat", "opponent", "league/member"))
+    result = run(config, state, lambda: make_update(config, game, scale), header(config, scale, game.num_actions),
+                 scale, out, progress, lambda row: {"vs_random": f"{row['reward_vs_random']:+.2f}", "entropy": f"{row['entropy']:.2f}"}, placement)
     log, new_rows = result.pop("log"), result.pop("new_rows")
+    result |= throughput(result["seconds"], len(new_rows) * config.steps_per_update, sum(row["hands"] for row in new_rows), devices)
     learner_decisions = sum(int(row["learner_decisions"]) for row in new_rows)
     rate = learner_decisions / result["seconds"] if new_rows else None
     summary = {"game": config.game, **result, "learner_steps_per_second": rate, "final": log[-1] if log else None}

@@ -19,7 +19,7 @@ from agent_zoo import cli
 from agent_zoo.jax_common.cli import config_from_flags, run_exploitability
 from agent_zoo.jax_rnad.config import GAMES, RNaDJaxConfig
 
-FLAGS = {"game": "--game", "total_steps": "--steps", "seed": "--seed", "batch_size": "--batch-size", "league": "--league"}  # field -> its own flag
+FLAGS = {"game": "--game", "total_steps": "--steps", "seed": "--seed", "devices": "--devices", "batch_size": "--batch-size", "league": "--league"}  # field -> its own flag
 
 
 def settable() -> dict[str, Any]:
@@ -50,6 +50,9 @@ def build_parser() -> argparse.ArgumentParser:
                     help="learner steps; rounded up to whole updates of steps_per_update, and the output says so")
     tr.add_argument("--batch-size", type=cli.positive_int, default=RNaDJaxConfig.batch_size,
                     help="K: hands per learner step (one per table, played in parallel)")
+    tr.add_argument("--devices", type=cli.non_negative_int, default=RNaDJaxConfig.devices, metavar="N",
+                    help="devices the tables are split over (data parallel: the same seed gives the same run on any "
+                         "number, up to the order of float sums); must divide --batch-size; 0: all that jax.devices() lists")
     tr.add_argument("--league", type=cli.non_negative_int, default=RNaDJaxConfig.league, metavar="N",
                     help="a league of N frozen snapshots of theta: a share of the tables (--set league_fraction=0.5) plays a "
                          "member drawn by PFSP each learner step (league_interval, league_weighting, league_retire); payoff.png "
@@ -71,7 +74,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def make_config(parser: argparse.ArgumentParser, args: argparse.Namespace) -> RNaDJaxConfig:
     """The run's configuration from the flags; a bad value is a one-line error naming its flag."""
-    values = {"game": args.game, "total_steps": args.steps, "seed": args.seed, "batch_size": args.batch_size, "league": args.league,
+    values = {"game": args.game, "total_steps": args.steps, "seed": args.seed, "devices": args.devices, "batch_size": args.batch_size, "league": args.league,
               **cli.parse_overrides(parser, args.set, settable())}
     return config_from_flags(parser, RNaDJaxConfig, values, FLAGS)
 
@@ -83,7 +86,13 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
         return run_exploitability(parser, Path(args.out), args.json, "learner steps")
 
     config = make_config(parser, args)
+    from agent_zoo.jax_common.devices import device_count, speed_line
     from agent_zoo.jax_rnad.train import train
+
+    try:
+        device_count(config.devices, config.batch_size, "--batch-size")
+    except ValueError as exc:
+        parser.error(f"argument --devices: {exc}")
 
     note = config.rounding_note()
     if note and args.json != cli.STDOUT:
@@ -101,6 +110,8 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
               + (f", resumed from update {result['resumed_from']}" if result["resumed_from"] else "")
               + (f"; {rate:,.0f} learner steps/s, {result['decisions_per_second']:,.0f} decisions/s (compile "
                  f"{result['compile_seconds']:.1f} s)" if rate else "; nothing left to train"))
+        if speed_line(result):
+            print(speed_line(result))
         print(f"  exploitability {result['exploitability']:.4f} (regularisation policy; target {result['target_exploitability']:.4f}, "
               f"uniform random {result['uniform_exploitability']:.4f})")
     return result

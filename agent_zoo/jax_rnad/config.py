@@ -92,6 +92,9 @@ class RNaDJaxConfig(RunLength):
     league_prior: float = 1.0
     # Updates between two checkpoints (the last update is always saved).
     checkpoint_interval: int = 20
+    # Devices the tables (batch_size, a multiple of it) are split over, the learner's batch too (0: all that
+    # jax.devices() lists); the same seed gives the same run on any number of devices, up to float sums' order.
+    devices: int = 0
     # Seed of everything: parameters, deals, actions.
     seed: int = 0
 
@@ -105,6 +108,8 @@ class RNaDJaxConfig(RunLength):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 fail(name, "must be a positive integer")
+        if isinstance(self.devices, bool) or not isinstance(self.devices, int) or self.devices < 0:
+            fail("devices", "must be a non-negative integer (0: all devices)")
         if isinstance(self.seed, bool) or not isinstance(self.seed, int) or self.seed < 0:
             fail("seed", "must be a non-negative integer")
         for name in ("target_gamma", "reg_gamma"):

@@ -34,6 +34,7 @@ from agent_zoo.jax_common import league as lg
 from agent_zoo.jax_common import network as net
 from agent_zoo.jax_common import rollout
 from agent_zoo.jax_common.agent import JaxAgent
+from agent_zoo.jax_common.devices import place, throughput
 from agent_zoo.jax_common.loop import run
 from agent_zoo.jax_common.rollout import make_game, observation_scale, rules_name
 from agent_zoo.jax_rnad import learner as L
@@ -220,10 +221,13 @@ def train(config: RNaDJaxConfig, out: str | Path | None = None, progress: bool =
     scale = observation_scale(config)
     if scale.size != game.observation_shape[0]:
         raise ValueError(f"observation sizes disagree: env {scale.size}, functional game {game.observation_shape[0]}")
-    result = run(config, init_state(config, game), lambda: make_update(config, game, scale), header(config, scale, game.num_actions),
-                 scale, out, progress, lambda row: {"loss_pi": f"{row['loss_pi']:+.3f}", "reg": f"{int(row['reg_updates'])}"})
+    state = init_state(config, game)
+    devices, placement = place(config.devices, state, config.batch_size, "batch_size", ("env_state", "env_out", "league/member"))
+    result = run(config, state, lambda: make_update(config, game, scale), header(config, scale, game.num_actions),
+                 scale, out, progress, lambda row: {"loss_pi": f"{row['loss_pi']:+.3f}", "reg": f"{int(row['reg_updates'])}"}, placement)
     log, new_rows = result.pop("log"), result.pop("new_rows")
     decisions = sum(row["hand_length"] * config.batch_size * config.steps_per_update for row in new_rows)
+    result |= throughput(result["seconds"], decisions, len(new_rows) * config.batch_size * config.steps_per_update, devices)
     summary = {"game": config.game, **result, "decisions_per_second": decisions / result["seconds"] if new_rows else None,
                "final": log[-1] if log else None}
     if exploitability:
