@@ -5,6 +5,7 @@ resume); ``--league 0`` is the trainers' program from before the league."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import jax
@@ -232,3 +233,17 @@ def test_no_league_is_the_program_from_before(tmp_path: Path) -> None:
     assert abs_sum(state.params) == pytest.approx(BEFORE_RNAD["params"], rel=1e-5)
     assert abs_sum(state.reg) == pytest.approx(BEFORE_RNAD["reg"], rel=1e-5)
     assert rnad["final"]["hand_length"] == pytest.approx(BEFORE_RNAD["hand_length"], rel=1e-6)
+
+
+def test_readme_league_recipe_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """The README's league example as written: it learns (below the uniform policy's exploitability), prints the
+    payoff row and writes the heat map."""
+    from tests.doc_blocks import recipe
+
+    monkeypatch.chdir(tmp_path)
+    exec(compile(recipe("jax-league"), "README.md:jax-league", "exec"), {})
+    lines = capsys.readouterr().out.splitlines()
+    value, uniform = (float(x) for x in re.findall(r"\d+\.\d+", lines[0]))  # exploitability 0.xxx (uniform policy 0.458)
+    assert value < uniform == pytest.approx(0.458, abs=1e-3)
+    assert lines[1].startswith("theta's chips per hand against each member:") and lines[2].startswith("hands:")
+    assert (tmp_path / "out" / "league_kuhn" / "payoff.png").stat().st_size > 0
