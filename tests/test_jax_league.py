@@ -162,6 +162,7 @@ def check_payoff(data: dict, hands: int, out: Path) -> None:
     assert Path(data["png"]) == out / "payoff.png" and (out / "payoff.png").stat().st_size > 0
 
 
+@pytest.mark.slow
 def test_ppo_league_run_counts_hands_and_resumes_bit_identically(tmp_path: Path) -> None:
     out = tmp_path / "run"
     summary = tmp_path / "run.json"
@@ -176,10 +177,11 @@ def test_ppo_league_run_counts_hands_and_resumes_bit_identically(tmp_path: Path)
     assert resumed["resumed_from"] == 1 and resumed["updates"] == 4
     for a, b in zip(arrays(whole["state"]), arrays(resumed["state"]), strict=True):  # the league's leaves too
         np.testing.assert_array_equal(a, b)
-    assert sorted(np.asarray(resumed["state"].league.admitted).tolist())[-1] == 4  # admissions at updates 2 and 4
+    assert max(np.asarray(resumed["state"].league.admitted).tolist()) == 4  # admissions at updates 2 and 4
     assert resumed["payoff"] == whole["payoff"] | {"png": resumed["payoff"]["png"]}
 
 
+@pytest.mark.slow
 def test_rnad_league_run_counts_hands_and_resumes_bit_identically(tmp_path: Path) -> None:
     out = tmp_path / "run"
     summary = tmp_path / "run.json"
@@ -195,7 +197,7 @@ def test_rnad_league_run_counts_hands_and_resumes_bit_identically(tmp_path: Path
     assert resumed["resumed_from"] == 1 and resumed["updates"] == 3
     for a, b in zip(arrays(whole["state"]), arrays(resumed["state"]), strict=True):
         np.testing.assert_array_equal(a, b)
-    assert sorted(np.asarray(resumed["state"].league.admitted).tolist())[-1] == 2
+    assert max(np.asarray(resumed["state"].league.admitted).tolist()) == 2
 
 
 # ---- no league: the program from before ------------------------------------------------------------------------
@@ -214,6 +216,7 @@ def abs_sum(params: dict) -> float:
     return float(sum(np.abs(np.asarray(x, np.float64)).sum() for x in jax.tree_util.tree_leaves(params)))
 
 
+@pytest.mark.slow
 def test_no_league_is_the_program_from_before(tmp_path: Path) -> None:
     ppo = P.train(PPOConfig(**PPO_TINY, total_steps=2 * 128, seed=5), tmp_path / "ppo", progress=False)
     state = ppo["state"]
@@ -235,6 +238,7 @@ def test_no_league_is_the_program_from_before(tmp_path: Path) -> None:
     assert rnad["final"]["hand_length"] == pytest.approx(BEFORE_RNAD["hand_length"], rel=1e-6)
 
 
+@pytest.mark.slow
 def test_readme_league_recipe_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     """The README's league example as written: it learns (below the uniform policy's exploitability), prints the
     payoff row and writes the heat map."""
