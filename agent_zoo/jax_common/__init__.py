@@ -5,5 +5,6 @@ functional engine), ``checkpoint`` (the ``.npz`` format of a whole run state, re
 loop: compile, update, log, checkpoint), ``agent`` (a checkpoint as the zoo's ``jax:`` agent, numpy only)
 ``exploitability`` (exact exploitability of Leduc / Kuhn checkpoints) and ``league`` (``--league N``: frozen
 snapshots as opponents drawn by PFSP, payoff records, admission). Only ``network``, ``checkpoint``, ``agent``,
-``exploitability`` and ``league`` import nothing heavy at import; JAX is imported by ``rollout`` and ``loop``.
+``exploitability`` and ``league`` import nothing heavy at import; JAX is imported by ``rollout``, ``loop`` and
+``devices`` (a run's tables and learner's batch split over several devices, ``--devices``).
 """
