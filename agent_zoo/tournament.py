@@ -20,10 +20,13 @@ depends only on its index, so ``workers``, ``tables``, ``block_deals`` and Ray n
 from __future__ import annotations
 
 import argparse
+import contextlib
 import dataclasses
 import importlib
 import inspect
-from collections.abc import Callable, Sequence
+import signal
+import threading
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from multiprocessing import get_context
@@ -39,7 +42,7 @@ from agent_zoo.ratings import rate
 from agent_zoo.registry import make_agent, spec_env_options
 from agent_zoo.runner import HandOutcome, HandSpec, child_seed, play_aec, play_vector
 from agent_zoo.stats import StyleCounts
-from agent_zoo.tournament_checkpoint import Checkpoint
+from agent_zoo.tournament_checkpoint import Checkpoint, agent_identity
 from agent_zoo.tournament_config import ENGINES, TournamentConfig, table_size, vector_games, vector_session_games
 from agent_zoo.tournament_report import Z95, TournamentResult, finite_list, short_label, summarise
 from poker_envs import catalog
@@ -440,9 +443,11 @@ def run_tournament(config: TournamentConfig) -> TournamentResult:
             raise
         raise ValueError(f"agents here need the environment options {needs}, which {game} does not take ({exc})") from None
     names: list[str] = []
+    identities: list[str | dict[str, Any]] = []  # the checkpoint's record of each agent (agent_identity)
     for spec in agents:  # build every agent once here: bad names and files fail before any hand
         agent = spec if isinstance(spec, Agent) else make_agent(spec, env)
         names.append(spec if isinstance(spec, str) else agent.name)
+        identities.append(agent_identity(names[-1], agent))
         missing = {k: v for k, v in agent.env_options.items() if env_config.get(k) != v}
         if missing:
             raise ValueError(f"agent {names[-1]!r} needs the environment options {missing}; pass them in env_config")
@@ -468,7 +473,7 @@ def run_tournament(config: TournamentConfig) -> TournamentResult:
             print(aivat_note(chance_only), file=sys.stderr)
     store = None
     if cfg.checkpoint is not None:
-        header = {"game": game, "agents": names, "hands": hands, "seed": seed, "env_config": env_config, "players": n,
+        header = {"game": game, "agents": identities, "hands": hands, "seed": seed, "env_config": env_config, "players": n,
                   "engine": engine, "block_deals": cfg.block_deals, "max_lineups": cfg.max_lineups, "style": style}
         if cfg.variance_reduction != "none":  # (checkpoints of plain tournaments keep their header)
             header["variance_reduction"] = cfg.variance_reduction
@@ -573,6 +578,35 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+@contextlib.contextmanager
+def interrupt_once() -> Iterator[None]:
+    """Ctrl-C raises KeyboardInterrupt once; later ones are ignored while the run stops (no second traceback
+    from the unwinding). Python's own handler is put back after; elsewhere (not the main thread, or another
+    handler installed) nothing changes."""
+    if threading.current_thread() is not threading.main_thread() or signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
+        yield
+        return
+
+    def first(signum: int, frame: Any) -> None:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGINT, first)
+    try:
+        yield
+    finally:
+        if signal.getsignal(signal.SIGINT) is first:
+            signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
+def interrupted_line(checkpoint: Path | None, out: str | None) -> str:
+    """The one line an interrupted run prints: how many finished blocks the checkpoint keeps, how to go on."""
+    if checkpoint is None or not checkpoint.exists():
+        return "interrupted (no --out: nothing kept)"
+    blocks = sum(1 for line in checkpoint.read_text().splitlines()[1:] if line.strip())
+    return f"interrupted: {blocks} finished block{'s' * (blocks != 1)} kept in {checkpoint}; rerun with --resume {out}"
+
+
 def main(argv: Sequence[str] | None = None) -> TournamentResult:
     import json
     import sys
@@ -623,13 +657,13 @@ def main(argv: Sequence[str] | None = None) -> TournamentResult:
             variance_reduction=args.variance_reduction,
             ratings=args.ratings,
         )
-        result = run_tournament(config)
+        with interrupt_once():
+            result = run_tournament(config)
     except (ValueError, RuntimeError) as exc:
         kept = f" (finished blocks are kept: rerun with --resume {out})" if checkpoint is not None and checkpoint.exists() else ""
         parser.exit(2, f"{parser.prog}: error: {exc}{kept}\n")
     except KeyboardInterrupt:
-        kept = f": finished blocks are kept, rerun with --resume {out}" if checkpoint is not None else ""
-        parser.exit(130, f"{parser.prog}: interrupted{kept}\n")
+        parser.exit(130, f"{parser.prog}: {interrupted_line(checkpoint, out)}\n")
     if not cli.emit_json(result.to_dict(), args.json, allow_nan=False):
         print(result.table())
     if out is not None:

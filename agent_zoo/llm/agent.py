@@ -22,8 +22,10 @@ and tokens.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
+import queue
+import threading
+from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import Future
 from pathlib import Path
 from types import MappingProxyType
 from typing import IO, Any
@@ -39,6 +41,57 @@ from agent_zoo.llm.structured import action_schema, instruction, read_structured
 SEED_BOUND = 2**31 - 1  # seeds sent to the server lie in [0, SEED_BOUND)
 
 
+Job = tuple[Future[Any], Callable[..., Any], tuple[Any, ...]]  # a RequestPool's unit of work: where the result goes, the call
+
+
+class RequestPool:
+    """``size`` daemon threads running one batch's decisions at once (``act_batch``).
+
+    Not a ``ThreadPoolExecutor``: Python joins an executor's threads at exit, so a Ctrl-C would wait for every
+    request in flight (up to ``timeout`` each), and a second Ctrl-C would print a traceback from that join.
+    An interrupted ``map`` cancels the decisions not started yet and returns at once; the requests in flight
+    are abandoned with their daemon threads, which never hold up the process's exit."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._jobs: queue.SimpleQueue[Job | None] = queue.SimpleQueue()
+        self._threads: list[threading.Thread] = []
+
+    def __del__(self) -> None:  # the threads end with the pool (each takes one None)
+        for _ in self._threads:
+            self._jobs.put(None)
+
+    def map(self, fn: Callable[..., Any], *iterables: Sequence[Any]) -> list[Any]:
+        """``[fn(*args) for args in zip(*iterables)]``, run by the threads; the first exception is raised."""
+        futures: list[Future[Any]] = []
+        for args in zip(*iterables, strict=True):
+            future: Future[Any] = Future()
+            self._jobs.put((future, fn, args))
+            futures.append(future)
+        while len(self._threads) < min(self.size, len(futures)):
+            thread = threading.Thread(target=run_jobs, args=(self._jobs,), name=f"llm-{len(self._threads)}", daemon=True)
+            thread.start()
+            self._threads.append(thread)
+        try:
+            return [f.result() for f in futures]
+        except BaseException:  # Ctrl-C (or a failed decision): what has not started never will
+            for f in futures:
+                f.cancel()
+            raise
+
+
+def run_jobs(jobs: queue.SimpleQueue[Job | None]) -> None:
+    """A ``RequestPool`` thread: runs jobs until it takes a None (the thread holds the queue, not the pool)."""
+    while (job := jobs.get()) is not None:
+        future, fn, args = job
+        if future.set_running_or_notify_cancel():
+            try:
+                future.set_result(fn(*args))
+            except BaseException as exc:  # handed to map's caller
+                future.set_exception(exc)
+        del job, future, fn, args  # no reference to the agent kept while idle
+
+
 class LLMAgent(Agent):
     """A language-model player; ``table`` is the text view built for the env (``TextTable.for_env``)."""
 
@@ -50,7 +103,7 @@ class LLMAgent(Agent):
         self.name = name or f"llm:{config.model}@{config.base_url}"
         self.counts = DecisionCounts()
         self._client: ChatClient | None = None
-        self._pool: ThreadPoolExecutor | None = None
+        self._pool: RequestPool | None = None
         self._log: IO[str] | None = None
         self._hand_ids: Sequence[Mapping[str, int]] = ()
         self._rows: Sequence[tuple[int, int, int]] | None = None
@@ -83,8 +136,8 @@ class LLMAgent(Agent):
             decisions = [self.decide(o, s) for o, s in zip(rows, seeds, strict=True)]
         else:
             if self._pool is None:
-                self._pool = ThreadPoolExecutor(self.config.concurrency, thread_name_prefix="llm")
-            decisions = list(self._pool.map(self.decide, rows, seeds))
+                self._pool = RequestPool(self.config.concurrency)
+            decisions = self._pool.map(self.decide, rows, seeds)
         for i, d in enumerate(decisions):
             self.counts.add(d)
             if self._log is not None:
