@@ -90,6 +90,7 @@ def assert_close(a: dict[str, np.ndarray], b: dict[str, np.ndarray], atol: float
         np.testing.assert_allclose(value, b[k], rtol=0, atol=atol, err_msg=k)
 
 
+@pytest.mark.slow
 def test_one_and_two_devices_learn_the_same_parameters_and_exploitability(runs: tuple[Path, dict[str, Any]]) -> None:
     out, report = runs
     assert report["devices"] == 2
@@ -112,6 +113,7 @@ def test_one_and_two_devices_learn_the_same_parameters_and_exploitability(runs: 
         assert j1["final"]["update"] == j2["final"]["update"] == last
 
 
+@pytest.mark.slow
 def test_speed_per_device_and_cost_of_a_million_hands_are_reported(runs: tuple[Path, dict[str, Any]]) -> None:
     out, report = runs
     for name in ("ppo1", "ppo2", "rnad1", "rnad2"):
@@ -126,6 +128,7 @@ def test_speed_per_device_and_cost_of_a_million_hands_are_reported(runs: tuple[P
         assert f"{n} device{'s' * (n > 1)}: " in report[name] and "decisions/s per device; a million hands take" in report[name]
 
 
+@pytest.mark.slow
 def test_resume_over_devices(runs: tuple[Path, dict[str, Any]]) -> None:
     out, _ = runs
     # on the same 2 devices: bit-identical to the uninterrupted run, every array (optimiser, tables, keys)
@@ -141,6 +144,7 @@ def test_resume_over_devices(runs: tuple[Path, dict[str, Any]]) -> None:
         assert_close(arrays(out / "rnad1" / "checkpoint_2.npz", prefix), arrays(out / "rnad2_then1" / "checkpoint_2.npz", prefix), 1e-5)
 
 
+@pytest.mark.slow
 def test_device_errors_name_the_flag_and_what_is_allowed(runs: tuple[Path, dict[str, Any]], capsys: pytest.CaptureFixture[str]) -> None:
     _, report = runs
     code, err = report["errors"]["too_many"]
@@ -161,6 +165,7 @@ def test_device_errors_name_the_flag_and_what_is_allowed(runs: tuple[Path, dict[
     assert exc.value.code == 2 and "argument --devices: 2 devices asked, but jax.devices() lists 1" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_only_process_zero_writes_files(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Another process of a multi-process run trains the same and writes nothing (process 0 writes)."""
     import jax
@@ -177,3 +182,39 @@ def test_only_process_zero_writes_files(tmp_path: Path, monkeypatch: pytest.Monk
                                                                        "latest.json", "log.jsonl"]
     for a, b in zip(jax.tree_util.tree_leaves(other["state"].params), jax.tree_util.tree_leaves(first["state"].params)):
         np.testing.assert_array_equal(np.asarray(a), np.asarray(b))
+
+
+def test_throughput_by_hand() -> None:
+    """1,000 decisions and 50 hands in 2 s on 2 devices: 500 decisions/s, 250 per device, 25 hands/s, so a
+    million hands take 40,000 s here and 80,000 device-seconds; nothing trained: no rates."""
+    from agent_zoo.jax_common.devices import throughput
+
+    assert throughput(2.0, 1000, 50, 2) == {"devices": 2, "decisions_per_second": 500.0, "decisions_per_second_per_device": 250.0,
+                                            "hands_per_second": 25.0, "seconds_per_million_hands": 40000.0,
+                                            "device_seconds_per_million_hands": 80000.0}
+    assert throughput(0.0, 0, 0, 1)["decisions_per_second"] is None
+
+
+def test_placement_splits_only_the_tables() -> None:
+    """The table fields' arrays with a table axis are split; parameters are replicated even where their first
+    axis happens to have as many entries as there are tables, and so is a table field's key."""
+    from typing import NamedTuple
+
+    import jax
+    import jax.numpy as jnp
+    from jax.sharding import PartitionSpec
+
+    from agent_zoo.jax_common.devices import Placement, make_mesh
+
+    class State(NamedTuple):
+        params: dict[str, jax.Array]
+        env_state: tuple[jax.Array, jax.Array]
+        league: Any
+
+    b = 4
+    state = State({"w": jnp.zeros((b, 3))}, (jnp.zeros((b, 2)), jax.random.key(0)), {"member": jnp.zeros(b), "population": jnp.zeros((b, 3))})
+    specs = jax.tree_util.tree_map(lambda s: s.spec, Placement(make_mesh(1), state, b, ("env_state", "league/member")).state)
+    split, whole = PartitionSpec("tables"), PartitionSpec()
+    assert specs == State({"w": whole}, (split, whole), {"member": split, "population": whole})
+    with pytest.raises(ValueError, match=r"table fields \['tables'\] are not fields of State"):
+        Placement(make_mesh(1), state, b, ("tables",))
