@@ -11,6 +11,6 @@ python -c "import jax; print('devices:', jax.devices())"
 nvidia-smi --query-gpu=name,memory.total --format=csv || true
 timeout 150 python benchmarks/jax_throughput.py --modes device --seconds 1 --scan 32 \
   --sizes 1024 8192 65536 262144 1048576 --games "nolimit 2p" "nolimit 6p" --json "$out/engine.json"
-timeout 110 python -m agent_zoo.jax_ppo train --game nolimit --num-envs 65536 --steps 20000000 --no-progress \
+timeout 110 python -m agent_zoo.jax_ppo train --game nolimit --num-envs 65536 --steps 20000000 --devices 1 --no-progress \
   --set minibatches=32 --json "$out/ppo.json"
 cat "$out/ppo.json"

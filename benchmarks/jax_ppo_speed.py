@@ -57,7 +57,8 @@ def jax_rate(game: str, tables: int, n_steps: int, steps: int, seed: int, show: 
     from agent_zoo.jax_ppo.train import train
 
     config = PPOConfig(game=game, num_envs=tables, rollout_length=2 * n_steps, total_steps=steps, epochs=4,
-                       minibatches=max(1, 2 * tables * n_steps // 1024), hidden_sizes=(64, 64), mix=(0.0, 1.0, 0.0), seed=seed)
+                       minibatches=max(1, 2 * tables * n_steps // 1024), hidden_sizes=(64, 64), mix=(0.0, 1.0, 0.0), seed=seed,
+                       devices=1)  # one device, as the SB3 learner
     r = train(config, out=None, progress=show)
     return {"learner_steps_per_second": r["learner_steps_per_second"], "steps_per_second": r["steps_per_second"],
             "steps": r["steps"], "seconds": r["seconds"], "compile_seconds": r["compile_seconds"]}

@@ -73,7 +73,8 @@ def jax_bench(batch_size: int, steps: int) -> dict[str, float]:
     from agent_zoo.jax_rnad.train import train
 
     per_update = min(500, steps)
-    config = RNaDJaxConfig(game="leduc", batch_size=batch_size, total_steps=steps, steps_per_update=per_update)
+    config = RNaDJaxConfig(game="leduc", batch_size=batch_size, total_steps=steps, steps_per_update=per_update,
+                           devices=1)  # one device, as the torch learner
     r = train(config, out=None, progress=False, exploitability=False)
     return {"batch_size": batch_size, "steps": r["steps"], "steps_per_s": r["steps_per_second"],
             "hands_per_s": r["steps_per_second"] * batch_size, "decisions_per_s": r["decisions_per_second"],
