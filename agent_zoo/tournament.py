@@ -335,13 +335,16 @@ def _run_tasks(tasks: list[BlockTask], workers: int, backend: str, total_hands: 
             for k in todo:
                 finished(k, play_block(tasks[k]))
         else:
-            with ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn")) as pool:
+            with ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn"), initializer=ignore_ctrl_c) as pool:
                 futures = {pool.submit(play_block, tasks[k]): k for k in todo}
                 try:
                     for fut in as_completed(futures):
                         finished(futures[fut], fut.result())
-                except BaseException:
-                    pool.shutdown(wait=True, cancel_futures=True)  # blocks under way finish and are kept
+                except BaseException as exc:
+                    if isinstance(exc, KeyboardInterrupt):  # Ctrl-C: stop at once, the blocks under way are dropped
+                        stop_workers(pool)
+                    else:  # a block failed: the blocks under way finish and are kept
+                        pool.shutdown(wait=True, cancel_futures=True)
                     for fut, k in futures.items():
                         if results[k] is None and fut.done() and not fut.cancelled() and fut.exception() is None:
                             finished(k, fut.result())
@@ -350,6 +353,20 @@ def _run_tasks(tasks: list[BlockTask], workers: int, backend: str, total_hands: 
         if bar:
             bar.close()
     return results  # type: ignore[return-value]
+
+
+def ignore_ctrl_c() -> None:
+    """A worker process's start: Ctrl-C (sent to the whole process group) is the parent's to handle."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def stop_workers(pool: ProcessPoolExecutor) -> None:
+    """Cancel every block not started and end the worker processes now, blocks under way and all (the pool has
+    no public way to end a running call before Python 3.14's ``terminate_workers``)."""
+    processes = list((getattr(pool, "_processes", None) or {}).values())  # (shutdown forgets them)
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        process.terminate()
 
 
 SNG_LEVELS = ((1, 2, 0), (2, 4, 0), (3, 6, 0), (5, 10, 0), (10, 20, 0), (15, 30, 0), (25, 50, 0), (50, 100, 0),

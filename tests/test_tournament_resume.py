@@ -16,7 +16,6 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -32,26 +31,18 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 class Hang:
-    """A stub policy that answers at once until ``armed``, then holds every request until ``release``."""
+    """A stub policy that answers at once until ``checkpoint`` holds a finished block, then holds every request
+    until ``released`` (so the next blocks' requests are in flight when the test interrupts)."""
 
-    def __init__(self) -> None:
-        self.armed, self.held, self.released = threading.Event(), threading.Event(), threading.Event()
+    def __init__(self, checkpoint: Path) -> None:
+        self.checkpoint = checkpoint
+        self.held, self.released = threading.Event(), threading.Event()
 
     def __call__(self, model: str, seed: int | None, messages: Messages) -> str:
-        if self.armed.is_set():
+        if not self.released.is_set() and checkpoint_blocks(self.checkpoint):
             self.held.set()
             self.released.wait(60)
         return seeded_policy(model, seed, messages)
-
-
-@pytest.fixture
-def hanging() -> Iterator[tuple[StubServer, Hang]]:
-    policy = Hang()
-    with StubServer(policy=policy) as stub:
-        try:
-            yield stub, policy
-        finally:
-            policy.released.set()
 
 
 def tournament_args(url: str, **options: Any) -> list[str]:
@@ -64,48 +55,67 @@ def checkpoint_blocks(path: Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in path.read_text().splitlines()[1:]] if path.exists() else []
 
 
-def test_ctrl_c_stops_at_once_keeps_the_finished_blocks_and_resume_finishes(hanging: tuple[StubServer, Hang], tmp_path: Path) -> None:
-    stub, policy = hanging
+@pytest.mark.parametrize("workers", [1, 2])
+def test_ctrl_c_stops_at_once_keeps_the_finished_blocks_and_resume_finishes(workers: int, tmp_path: Path) -> None:
+    """SIGINT to the process group, as a terminal's Ctrl-C sends it (worker processes included), twice."""
     out = tmp_path / "run"
     checkpoint = out / "tournament_nolimit.checkpoint.jsonl"
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
-           "OPENBLAS_NUM_THREADS": "1"}
-    args = tournament_args(stub.url, concurrency=4, retries=0, timeout=120)
-    process = subprocess.Popen([sys.executable, "-m", "agent_zoo.tournament", *args, "--out", str(out)], cwd=ROOT, env=env,
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    policy = Hang(checkpoint)
+    with StubServer(policy=policy) as stub:
+        try:
+            interrupt(stub.url, out, workers, policy)
+        finally:
+            policy.released.set()
+        requests = len(stub.requests)
+        args = tournament_args(stub.url, concurrency=4, retries=0, timeout=120)
+        resumed = subprocess.run([sys.executable, "-m", "agent_zoo.tournament", *args, "--workers", str(workers), "--resume",
+                                  str(out), "--json"], cwd=ROOT, env=child_env(), capture_output=True, text=True, timeout=300)
+        assert len(stub.requests) > requests
+    assert resumed.returncode == 0, resumed.stderr
+    assert sorted(b["block"] for b in checkpoint_blocks(checkpoint)) == [0, 1, 2, 3]
+    result = json.loads(resumed.stdout)
+    with StubServer() as fresh:  # the same seeded policy: the uninterrupted run's replies
+        uninterrupted = run_tournament(TournamentConfig(game="nolimit", agents=[f"llm:m@{fresh.url}", "heuristic"], hands=8,
+                                                        block_deals=1, tables=4, seed=3, progress=False))
+    assert result["mean"] == uninterrupted.to_dict()["mean"]
+    assert [r["mean"] for r in result["ranking"]] == [r["mean"] for r in uninterrupted.to_dict()["ranking"]]
+
+
+def child_env() -> dict[str, str]:
+    return {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
+            "OPENBLAS_NUM_THREADS": "1"}
+
+
+def interrupt(url: str, out: Path, workers: int, policy: Hang) -> None:
+    """Run the tournament in its own process group until the requests after its first finished block hang, then
+    Ctrl-C it twice: it exits at once (130), says how many blocks it kept, and kept them."""
+    checkpoint = out / "tournament_nolimit.checkpoint.jsonl"
+    args = tournament_args(url, concurrency=4, retries=0, timeout=120)
+    process = subprocess.Popen([sys.executable, "-m", "agent_zoo.tournament", *args, "--workers", str(workers), "--out", str(out)],
+                               cwd=ROOT, env=child_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               start_new_session=True)
     try:
-        deadline = time.monotonic() + 120
-        while not checkpoint_blocks(checkpoint) and process.poll() is None and time.monotonic() < deadline:
-            time.sleep(0.01)
-        policy.armed.set()  # from here on every request hangs: the second block's are in flight
-        assert policy.held.wait(60), "no request after the first block"
+        assert policy.held.wait(120), f"no request after the first block: {process.poll()}"
         kept = checkpoint_blocks(checkpoint)
-        assert [b["block"] for b in kept] == [0]
-        process.send_signal(signal.SIGINT)
+        os.killpg(process.pid, signal.SIGINT)
         start = time.monotonic()
         time.sleep(0.2)
-        process.send_signal(signal.SIGINT)  # a second Ctrl-C while it stops changes nothing
-        stdout, stderr = process.communicate(timeout=30)
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGINT)  # a second Ctrl-C while it stops changes nothing
+        _, stderr = process.communicate(timeout=30)
         stopped = time.monotonic() - start
     finally:
         if process.poll() is None:
-            process.kill()
+            os.killpg(process.pid, signal.SIGKILL)
             process.communicate()
+    final = checkpoint_blocks(checkpoint)
     assert process.returncode == 130 and stopped < 5, (process.returncode, stopped, stderr)
-    assert stderr.splitlines() == [f"python -m agent_zoo.tournament: interrupted: 1 finished block kept in {checkpoint}; "
+    if workers == 1:  # the second block's requests hang: only the first is finished
+        assert [b["block"] for b in final] == [b["block"] for b in kept] == [0]
+    assert kept == final[: len(kept)] and 1 <= len(final) < 4  # finished blocks stay, the blocks under way are not written
+    blocks = f"{len(final)} finished block{'s' * (len(final) != 1)}"
+    assert stderr.splitlines() == [f"python -m agent_zoo.tournament: interrupted: {blocks} kept in {checkpoint}; "
                                    f"rerun with --resume {out}"], stderr
-    assert checkpoint_blocks(checkpoint) == kept  # the block under way is not written, the finished one stays
-    policy.released.set()
-    policy.armed.clear()
-    requests = len(stub.requests)
-    resumed = subprocess.run([sys.executable, "-m", "agent_zoo.tournament", *args, "--resume", str(out), "--json"],
-                             cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
-    assert resumed.returncode == 0, resumed.stderr
-    assert [b["block"] for b in checkpoint_blocks(checkpoint)] == [0, 1, 2, 3]
-    result = json.loads(resumed.stdout)
-    uninterrupted = run_tournament(TournamentConfig(game="nolimit", agents=[args[3], "heuristic"], hands=8, block_deals=1,
-                                                    tables=4, seed=3, progress=False))
-    assert result["mean"] == uninterrupted.to_dict()["mean"] and len(stub.requests) > requests
 
 
 # ---- what a resume may change -----------------------------------------------------------------------------
