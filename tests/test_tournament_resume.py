@@ -135,18 +135,18 @@ def test_transport_options_may_change_on_resume_and_play_may_not(tmp_path: Path)
         full = run(first.url, path, resume=False)
         lines = path.read_text().splitlines()
         path.write_text("\n".join(lines[:2]) + "\n")  # as if interrupted after the first block
-        transport = dict(timeout=7.5, retries=1, backoff=0.01, concurrency=2, max_retry_after=3, max_reply_bytes=100000,
-                         transport="http", api_key_env="POKER_ENVS_NO_KEY")
+        transport = {"timeout": 7.5, "retries": 1, "backoff": 0.01, "concurrency": 2, "max_retry_after": 3,
+                     "max_reply_bytes": 100000, "transport": "http", "api_key_env": "POKER_ENVS_NO_KEY"}
         asked = len(first.requests)
         resumed = run(moved.url, path, resume=True, **transport)  # the server moved, and every way of asking changed
         assert len(first.requests) == asked and moved.requests  # the rest was asked of the new address
         assert np.array_equal(resumed.mean, full.mean) and np.array_equal(resumed.agent_mean, full.agent_mean)
         refused = {  # what changes play, and the setting the refusal names
-            "temperature": (dict(temperature=0.5), "agents[0].llm.temperature was 0.0, now 0.5"),
-            "max_reprompts": (dict(max_reprompts=0), "agents[0].llm.max_reprompts was 2, now 0"),
-            "prompt": (dict(amounts="bb"), "agents[0].llm.amounts was 'chips', now 'bb'"),
-            "list_actions": (dict(list_actions="false"), "agents[0].llm.list_actions was True, now False"),
-            "seeds sent": (dict(seed="false"), "agents[0].llm.seed was True, now False"),
+            "temperature": ({"temperature": 0.5}, "agents[0].llm.temperature was 0.0, now 0.5"),
+            "max_reprompts": ({"max_reprompts": 0}, "agents[0].llm.max_reprompts was 2, now 0"),
+            "prompt": ({"amounts": "bb"}, "agents[0].llm.amounts was 'chips', now 'bb'"),
+            "list_actions": ({"list_actions": "false"}, "agents[0].llm.list_actions was True, now False"),
+            "seeds sent": ({"seed": "false"}, "agents[0].llm.seed was True, now False"),
         }
         for what, (options, words) in refused.items():
             with pytest.raises(ValueError, match="another tournament") as info:
