@@ -70,8 +70,12 @@ def test_tiny_run_writes_checkpoints_json_and_resumes_bit_identically(tmp_path: 
     summary = tmp_path / "run.json"
     out = tmp_path / "cli"
     main(["train", "--game", "leduc", "--steps", str(3 * STEPS_PER_UPDATE), "--num-envs", "16", "--seed", "5",
-          "--set", *TINY_SET, "--out", str(out), "--json", str(summary), "--no-progress"])
+          "--set", *TINY_SET, "--out", str(out), "--json", str(summary), "--no-progress", "--exploitability"])
     data = json.loads(summary.read_text())
+    # --exploitability: the last checkpoint's exact exploitability, as the curve written beside the run has it
+    written = json.loads((out / "exploitability.json").read_text())
+    assert data["exploitability"] == written["rows"][-1]["exploitability"] and written["rows"][-1]["update"] == 3
+    assert data["uniform_exploitability"] == pytest.approx(UNIFORM_EXPLOITABILITY, abs=1e-6)
     assert data["steps"] == 3 * STEPS_PER_UPDATE and data["updates"] == 3 and data["steps_per_second"] > 0
     assert {"reward_vs_random", "entropy", "value_loss"} <= set(data["final"])
     assert sorted(p.name for p in out.glob("checkpoint_*.npz")) == ["checkpoint_0.npz", "checkpoint_2.npz", "checkpoint_3.npz"]

@@ -107,7 +107,9 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     result.pop("state")
     result["steps_note"] = note
     if args.exploitability:
-        curve = run_exploitability(parser, Path(args.out))
+        # the curve goes to --out (JSON, PNG) and is printed, unless this run's JSON goes to stdout
+        quiet = str(Path(args.out) / "exploitability.json") if args.json == cli.STDOUT else None
+        curve = run_exploitability(parser, Path(args.out), quiet, "steps")
         result["exploitability"] = curve["rows"][-1]["exploitability"]
         result["uniform_exploitability"] = curve["uniform_exploitability"]
     if not cli.emit_json(result, args.json):
