@@ -11,7 +11,7 @@ ROOT = Path(__file__).resolve().parent.parent
 INSTALLED = ("torch", "stable_baselines3", "sb3_contrib", "supersuit", "matplotlib", "tqdm", "jax", "optax", "pytest",
              "hypothesis", "pokerkit", "pyspiel", "open_spiel", "scipy", "eval7", "phevaluator", "ray", "torchrl",
              "tianshou", "mkdocs", "mkdocstrings", "mkdocstrings_handlers", "yaml", "pandas", "openai", "fastapi", "uvicorn",
-             "websockets", "selenium", "PIL")
+             "websockets", "selenium", "PIL", "openenv", "mcp", "verifiers")
 SKIP = re.compile(r"importorskip\(\s*[\"']([\w.]+)[\"']|skipif\([^)]*find_spec\(\s*[\"']([\w.]+)[\"']")
 
 
