@@ -15,8 +15,8 @@ Nothing is coerced (no snapping, no rounding) and nothing is read from prose.
 
 Two envelopes for the same schema: ``json_schema`` is ``{"type": "json_schema", "json_schema": {"name": ...,
 "schema": ...}}`` (OpenAI, vLLM, llama.cpp's ``llama-server``, Ollama); ``json_object`` is ``{"type":
-"json_object", "schema": ...}`` (``llama-cpp-python``'s server, which refuses the other; ``llama-server`` takes
-both). ``llama-cpp-python`` builds its grammar from ``enum`` but not from ``minimum``/``maximum``.
+"json_object", "schema": ...}`` (``llama-cpp-python``'s server, which answers the other with HTTP 500;
+``llama-server`` takes both). ``llama-cpp-python`` builds its grammar from ``enum`` but not from ``minimum``/``maximum``.
 """
 
 from __future__ import annotations
