@@ -195,6 +195,22 @@ def test_time_budget_is_kept_and_exploitability_reported() -> None:
     assert counters["solve_s"] < 1.0
 
 
+def test_river_iterations_apply_to_river_solves_only() -> None:
+    """``river=M``: a solve that starts on the river runs M iterations, the flop's and turn's the usual N."""
+    env = _env()
+    config = ResolveConfig(seconds=None, max_iterations=2, river_iterations=5, max_holdings=150, measure=False)
+    agent = ResolveAgent.for_env(env, config)
+    board = cards_from_str("Kh 9d 4c 2s 7h")
+    env.reset(seed=0, options={"button": 0, "hole": [cards_from_str("Qs Qd"), cards_from_str("Ah Th")], "board": board})
+    while env.observe(env.agent_selection)["public"][5] != 3:
+        env.step(1)
+    agent.act(env.observe(env.agent_selection), np.random.default_rng(0))
+    counters = agent.finish_block()
+    # the river decision (5 iterations), and the agent's own flop and turn checks solved again (2 each)
+    assert counters["solves"] == 3 and counters["decisions_river"] == 1
+    assert counters["iterations_river"] == 5 and counters["iterations"] == 5 + 2 + 2
+
+
 def test_same_seed_same_actions() -> None:
     """Two agents built from the same spec, fed the same hands and Generators, act alike (fixed iterations)."""
 
@@ -229,6 +245,11 @@ def test_refuses_other_games_and_envs_without_history() -> None:
         make_agent("resolve", leduc_holdem_v0.raw_env())
     with pytest.raises(ValueError, match="history=True"):
         make_agent("resolve", nolimit_holdem_v0.raw_env(bet_sizing="chips"))
+    env = _env()
+    env.reset(seed=0)
+    bare = {k: v for k, v in env.observe(env.agent_selection).items() if k != "history"}  # as local best response builds
+    with pytest.raises(ValueError, match=r"observation\['history'\], which this observation lacks"):
+        make_agent("resolve", env).action_probabilities(bare)
 
 
 def test_spec_argument_and_env_options() -> None:
@@ -239,7 +260,10 @@ def test_spec_argument_and_env_options() -> None:
     capped = parse_resolve_arg("0.5,iterations=40,seed=3")
     assert (capped.seconds, capped.max_iterations, capped.seed) == (0.5, 40, 3)
     assert parse_resolve_arg("holdings=120,samples=1").max_holdings == 120
-    for bad in ("fast", "iterations=0", "-1", "depth=3", "samples=x"):
+    river = parse_resolve_arg("iterations=20,river=200")
+    assert (river.seconds, river.max_iterations, river.river_iterations) == (None, 20, 200)
+    assert parse_resolve_arg("iterations=20").river_iterations is None
+    for bad in ("fast", "iterations=0", "-1", "depth=3", "samples=x", "river=0"):
         with pytest.raises(ValueError, match="agent resolve:"):
             parse_resolve_arg(bad)
     assert dict(spec_env_options("resolve:0.3")) == {"history": True, "bet_sizing": "chips"}

@@ -298,7 +298,9 @@ class ResolveAgent(Agent):
         """Read an observation and bring the range tracking up to it; starts the decision's clock."""
         public = public_state(observation, "agent 'resolve'")
         if "history" not in observation:
-            raise ValueError("agent 'resolve' reads observation['history']: build the env with history=True")
+            raise ValueError("agent 'resolve' reads the hand so far from observation['history'], which this observation "
+                             "lacks: build the env with history=True (observations made outside the env, such as local "
+                             "best response's, carry no history, so that tool cannot evaluate this agent)")
         if public.actor != public.observer:
             raise ValueError(f"agent 'resolve' acts for the seat to act; this observation is seat {public.observer}'s "
                              f"while seat {public.actor} acts")
@@ -529,10 +531,12 @@ class ResolveAgent(Agent):
         return max(self._deadline - time.perf_counter(), 0.25 * cfg.seconds)
 
     def _run(self, spot: Spot, seconds: float | None) -> RangeCFR:
-        """CFR on ``spot`` for ``seconds`` (building included; at least one iteration) or ``max_iterations``."""
+        """CFR on ``spot`` for ``seconds`` (building included; at least one iteration) or ``max_iterations``
+        (``river_iterations`` for a river spot, when set)."""
         start = time.perf_counter()
         cfr = RangeCFR(build_tree(spot))
-        cap = self.config.max_iterations
+        river = self.config.river_iterations
+        cap = river if river is not None and len(spot.board) == 5 else self.config.max_iterations
         while cfr.iteration < cap:
             if seconds is not None and cfr.iteration > 0:
                 elapsed = time.perf_counter() - start

@@ -43,6 +43,7 @@ class ResolveConfig:
 
     seconds: float | None = 1.0  # wall-clock budget per decision; None: no clock, every solve runs max_iterations
     max_iterations: int = 1000  # iterations per solve at most (exactly this many when seconds is None)
+    river_iterations: int | None = None  # the same for a solve that starts on the river (None: max_iterations)
     flop_samples: int = 1  # turn cards a flop decision is solved on
     catch_up_share: float = 0.35  # share of the budget a catch-up solve (the opponent's decision) may use
     epsilon: float = 0.02  # uniform share mixed into every strategy used in a range update
@@ -56,8 +57,10 @@ class ResolveConfig:
     def __post_init__(self) -> None:
         if self.seconds is not None and (isinstance(self.seconds, bool) or not self.seconds > 0):
             raise ValueError(f"seconds must be a positive budget per decision or None (fixed iterations), got {self.seconds!r}")
-        for name in ("max_iterations", "flop_samples", "max_holdings", "cache_size"):
+        for name in ("max_iterations", "river_iterations", "flop_samples", "max_holdings", "cache_size"):
             value = getattr(self, name)
+            if name == "river_iterations" and value is None:
+                continue
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 raise ValueError(f"{name} must be a whole number >= 1, got {value!r}")
         for name, low, high in (("catch_up_share", 0.0, 1.0), ("epsilon", 0.0, 1.0), ("prune", 0.0, 1.0)):
@@ -68,13 +71,15 @@ class ResolveConfig:
             raise ValueError(f"seed must be a non-negative integer, got {self.seed!r}")
 
 
-_SPEC_KEYS = {"iterations": "max_iterations", "seed": "seed", "holdings": "max_holdings", "samples": "flop_samples"}
+_SPEC_KEYS = {"iterations": "max_iterations", "river": "river_iterations", "seed": "seed", "holdings": "max_holdings",
+              "samples": "flop_samples"}
 
 
 def parse_resolve_arg(arg: str | None) -> ResolveConfig:
     """The spec's argument: ``SECONDS`` (budget per decision, default 1), ``iterations=N`` (no clock: exactly N
-    iterations per solve, reproducible), or both comma-separated (a budget with N as the cap); also ``seed=S``,
-    ``holdings=H`` (``max_holdings``) and ``samples=K`` (``flop_samples``)."""
+    iterations per solve, reproducible), or both comma-separated (a budget with N as the cap); also ``river=M``
+    (``river_iterations``: M instead of N for a solve on the river, whose iterations cost a small share of the
+    flop's and turn's), ``seed=S``, ``holdings=H`` (``max_holdings``) and ``samples=K`` (``flop_samples``)."""
     if arg is None:
         return ResolveConfig()
     seconds: float | None = ResolveConfig.seconds
@@ -90,9 +95,9 @@ def parse_resolve_arg(arg: str | None) -> ResolveConfig:
             else:
                 raise ValueError
         except ValueError:
-            raise ValueError(f"agent resolve:{arg}: expected SECONDS, iterations=N, seed=S, holdings=H or samples=K "
+            raise ValueError(f"agent resolve:{arg}: expected SECONDS, iterations=N, river=M, seed=S, holdings=H or samples=K "
                              f"(comma-separated), got {item!r}") from None
-    if "max_iterations" in values and not timed:
+    if ("max_iterations" in values or "river_iterations" in values) and not timed:
         seconds = None
     try:
         return ResolveConfig(seconds=seconds, **values)
