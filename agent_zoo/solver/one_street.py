@@ -17,8 +17,9 @@ fixed when the tree is compiled:
 Segment sums are products with small 0/1 matrices too: numpy's ``add.reduceat`` costs more than them here.
 
 The numbers are those of the general passes (the same update, in another order of floating-point products;
-``tests/test_solver_one_street.py`` binds the two). Best responses keep the general passes: they run once per
-check, not per iteration.
+``tests/test_solver_one_street.py`` binds the two). Best responses go up the player's decisions level by level,
+one maximum per level (``best_response_root``); the profile's value and the per-node answers (``strategy``,
+``expected_values``) keep the general passes, which run once per solve.
 """
 
 from __future__ import annotations
