@@ -86,6 +86,13 @@ def child_env() -> dict[str, str]:
             "OPENBLAS_NUM_THREADS": "1"}
 
 
+def default_sigint() -> None:
+    """In the child before it starts: SIGINT's default action, which Python turns into KeyboardInterrupt. A shell
+    that runs the suite in the background (``make test &``) starts it with SIGINT ignored, and a child inherits
+    that, as a program started in the background should."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def interrupt(url: str, out: Path, workers: int, policy: Hang) -> None:
     """Run the tournament in its own process group until the requests after its first finished block hang, then
     Ctrl-C it twice: it exits at once (130), says how many blocks it kept, and kept them."""
@@ -93,7 +100,7 @@ def interrupt(url: str, out: Path, workers: int, policy: Hang) -> None:
     args = tournament_args(url, concurrency=4, retries=0, timeout=120)
     process = subprocess.Popen([sys.executable, "-m", "agent_zoo.tournament", *args, "--workers", str(workers), "--out", str(out)],
                                cwd=ROOT, env=child_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                               start_new_session=True)
+                               start_new_session=True, preexec_fn=default_sigint)
     try:
         assert policy.held.wait(120), f"no request after the first block: {process.poll()}"
         kept = checkpoint_blocks(checkpoint)
