@@ -28,7 +28,7 @@ from typing import Any
 
 from agent_zoo.llm.config import OUTPUTS
 from poker_envs.encoders.public import decode_public
-from poker_envs.text import LegalAction, Parsed, TextTable
+from poker_envs.text import LegalAction, Parsed, TextTable, sized_word
 
 SCHEMA_NAME = "poker_action"
 SIZED_WORDS = ("bet", "raise")  # the words that carry an amount
@@ -48,7 +48,7 @@ def choices(table: TextTable, observation: Mapping[str, Any]) -> list[Choice]:
     """The legal answers of the decision, in action-id order (the words and amounts the schema allows)."""
     legal = table.legal(observation)
     public = decode_public(observation["public"], table.num_players)
-    verb = "raise" if max(public.bets) > 0 else "bet"  # the views' word: a raise once the street has a bet
+    verb = sized_word(public)  # the views' word, an all-in's too
     push_fold = table.sizing.betting == "push_fold"
     out = []
     for a in legal:
@@ -60,7 +60,10 @@ def choices(table: TextTable, observation: Mapping[str, Any]) -> list[Choice]:
 
 
 def _chips(a: LegalAction) -> int:
-    return round(a.to)
+    """The street total of a sized action in whole chips (structured output is refused for big-blind amounts)."""
+    if a.to != int(a.to):
+        raise ValueError(f"structured output needs whole-chip sizes; action {a.action} bets to {a.to}")
+    return int(a.to)
 
 
 def action_schema(table: TextTable, observation: Mapping[str, Any]) -> dict[str, Any]:

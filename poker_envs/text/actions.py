@@ -50,13 +50,18 @@ class LegalAction:
     fraction: float | None = None  # the pot fraction of an abstract size
 
 
+def sized_word(public: PublicState) -> str:
+    """The word of a sized action (an all-in's too): "raise" when the street has a bet (blinds count), else "bet"."""
+    return "raise" if max(public.bets) > 0 else "bet"
+
+
 def legal_actions(sizing: Sizing, public: PublicState, mask: np.ndarray) -> list[LegalAction]:
     """Every legal action (``mask``) of the observer, sized, in id order."""
     me = public.observer
     bet, stack = public.bets[me], public.stacks[me]
     all_in_to = bet + stack
     max_bet = bet + public.to_call  # the bet faced (exact when a raise is possible: the call leaves chips behind)
-    verb = "raise" if max(public.bets) > 0 else "bet"  # the rules: a raise when there is a bet this street (blinds count)
+    verb = sized_word(public)
     out: list[LegalAction] = []
     legal = np.flatnonzero(np.asarray(mask)).tolist()
     m = len(sizing.fractions)

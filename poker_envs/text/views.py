@@ -18,7 +18,7 @@ from poker_envs.core.cards import card_to_str
 from poker_envs.encoders.history import HandHistory, HistoryLayout, decode_history
 from poker_envs.encoders.public import PublicState, decode_public
 from poker_envs.games.holdem import STREET_NAMES
-from poker_envs.text.actions import LegalAction, Sizing, legal_actions
+from poker_envs.text.actions import LegalAction, Sizing, legal_actions, sized_word
 from poker_envs.text.parser import Parsed, Table, format_amount, parse_reply, sized_actions
 from poker_envs.text.schema import SCHEMA_VERSION, STATE_FIELDS
 from poker_envs.text.tracker import HandRecord, SeatStats, session_stats
@@ -331,7 +331,7 @@ def _prompt_parts(view: TextTable, public: PublicState, history: HandHistory, ta
             if a.kind == "call":
                 items.append(f"- call {f(a.added)}" + (" (all-in)" if a.added >= public.stacks[me] else ""))
             elif a.kind == "all-in":
-                items.append(f"- all-in ({'raise' if max(public.bets) else 'bet'} to {f(a.to)})")
+                items.append(f"- all-in ({sized_word(public)} to {f(a.to)})")
             elif a.kind in ("bet", "raise"):
                 pot = f" ({fraction_name(a.fraction)})" if a.fraction is not None else ""
                 if view.sizing.betting == "potlimit" and a is sized[-1]:
