@@ -120,6 +120,25 @@ def test_reprompt_then_fallback_with_penalty() -> None:
     assert sum(rewards) == pytest.approx(info["hand_rewards"]["player_0"] - 0.25 * info["invalid_replies"])
 
 
+def test_play_fallback_checks_when_free_else_folds_until_the_hand_ends() -> None:
+    """A client that gives up plays the fallback at each of its decisions: the same action ``step`` plays after too
+    many failed replies, no penalty, counted as a fallback; the hand ends and the rewards are the hand's."""
+    for seed in range(4):
+        env = TextPokerEnv("nolimit", opponents="heuristic")
+        _, info = env.reset(seed=seed)
+        rewards, terminated, n = [], False, 0
+        while not terminated:
+            to_call = decode_public(info["public"], 2).to_call
+            _, reward, terminated, _, info = env.play_fallback()
+            n += 1
+            rewards.append(reward)
+            assert info["fallback"] and info["fallbacks"] == n and info["invalid_replies"] == 0
+            assert info["action"] == (1 if to_call == 0 else 0)  # check when free, else fold
+        assert sum(rewards) == pytest.approx(info["hand_rewards"]["player_0"])
+        with pytest.raises(RuntimeError, match="reset"):
+            env.play_fallback()
+
+
 def test_same_seed_same_episode() -> None:
     for opponents in ("heuristic", "random"):
         env_a = TextPokerEnv("nolimit", opponents=opponents, num_players=3, hands_per_episode=3, seat="rotate")

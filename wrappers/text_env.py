@@ -222,6 +222,14 @@ class TextPokerEnv(gymnasium.Env):
         extra["fallback"] = True
         return self._play(int(self.text.fallback(self._observation)), penalty, extra)
 
+    def play_fallback(self) -> tuple[str, float, bool, bool, dict[str, Any]]:
+        """Play the open decision's fallback (check when free, else fold) without a reply, as ``step`` does after
+        too many failed replies (counted as a fallback): for a client that gives up the hand."""
+        if self._done:
+            raise RuntimeError("play_fallback() called after the episode ended; call reset() first")
+        self._counts["fallbacks"] += 1
+        return self._play(int(self.text.fallback(self._observation)), 0.0, {"fallback": True})
+
     def render(self) -> str | None:
         if self.render_mode is None:
             warn_no_render_mode()

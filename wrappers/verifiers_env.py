@@ -118,7 +118,6 @@ class HoldemToolEnv(vf.MultiTurnEnv):
                            **self.table)
         prompt, table_info = env.reset(seed=int(info["seed"]))
         state["table"] = env  # this rollout's table and its last info (not JSON: never in the outputs)
-        state["table_info"] = table_info
         state["poker"] = {"seat": int(info["seat"]), "seed": int(info["seed"]), "reward_bb": 0.0, "hand_over": False,
                           "forfeited": False, "tool_errors": 0, "actions": [], "skipped_hands": table_info["skipped_hands"]}
         state["prompt"] = [*state["prompt"], {"role": "user", "content": _decision_text(prompt)}]
@@ -155,7 +154,6 @@ class HoldemToolEnv(vf.MultiTurnEnv):
             raise ToolCallError(f"the arguments are not valid JSON ({e})") from None
         env: TextPokerEnv = state["table"]
         prompt, reward, terminated, truncated, info = env.step(reply_text(args))
-        state["table_info"] = info
         if info["failure"] is not None:
             raise ToolCallError(f"{info['failure']}: {info['message']}")
         poker = state["poker"]
@@ -175,14 +173,12 @@ class HoldemToolEnv(vf.MultiTurnEnv):
             return
         if not poker["hand_over"]:
             poker["forfeited"] = True
-            info = state["table_info"]  # its "state": the open decision's legal actions
             while not poker["hand_over"]:
-                kinds = {a["action"] for a in info["state"]["legal_actions"]}
-                _, reward, terminated, truncated, info = env.step("check" if "check" in kinds else "fold")
+                _, reward, terminated, truncated, _ = env.play_fallback()
                 poker["reward_bb"] += reward
                 poker["hand_over"] = terminated or truncated
         env.close()
-        state["table"] = state["table_info"] = None
+        state["table"] = None
 
 
 def _decision_text(prompt: str) -> str:
