@@ -30,7 +30,7 @@ import numpy as np
 
 from agent_zoo.solver.layout import Layout, StreetLayout
 from agent_zoo.solver.passes import Tables
-from agent_zoo.solver.ranges import COMBOS
+from agent_zoo.solver.showdown import shares_a_card
 from agent_zoo.solver.tree import Kind
 
 
@@ -113,8 +113,7 @@ def kernel(layout: Layout, tables: Tables, dtype: np.dtype) -> Kernel:
         while m >= 0:
             below[m].append(z)
             m = int(parent[m])
-    shared = (COMBOS[layout.holdings[1]][:, None, :, None] == COMBOS[layout.holdings[0]][None, :, None, :]).any(axis=(2, 3))
-    compatible = (~shared).astype(dtype)  # (H_1, H_0)
+    compatible = (~shares_a_card(layout.holdings[0], layout.holdings[1])).astype(dtype)  # (H_1, H_0)
     show = tables.showdown[0]
     signs0 = np.zeros(compatible.shape, dtype) if show is None or show.signs is None else show.signs[0].astype(dtype)
     dense = ((compatible, signs0), (np.ascontiguousarray(compatible.T), np.ascontiguousarray(-signs0.T)))

@@ -149,8 +149,13 @@ def nb_entries(hero: np.ndarray, other: np.ndarray, boards: np.ndarray) -> int:
     return len(boards) * len(hero) * len(other)
 
 
+def shares_a_card(hero: np.ndarray, other: np.ndarray) -> np.ndarray:
+    """(H_o, H_h) bool: whether the other's holding and the hero's (indices into COMBOS) hold a card in common."""
+    return (COMBOS[other][:, None, :, None] == COMBOS[hero][None, :, None, :]).any(axis=(2, 3))
+
+
 def _sign_tables(hero: np.ndarray, other: np.ndarray, boards: np.ndarray) -> ShowdownTables:
-    shared = (COMBOS[other][:, None, :, None] == COMBOS[hero][None, :, None, :]).any(axis=(2, 3))  # (H_o, H_h)
+    shared = shares_a_card(hero, other)
     signs = np.empty((len(boards), len(other), len(hero)), dtype=np.int8)
     step = max(1, (1 << 24) // (len(hero) * len(other)))
     for start in range(0, len(boards), step):  # a few boards at a time: the int64 strengths stay small
