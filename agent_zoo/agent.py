@@ -33,9 +33,12 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from poker_envs.text.tracker import HandRecord
 
 Observation = Mapping[str, np.ndarray]
 Rngs = np.random.Generator | Sequence[np.random.Generator]
@@ -48,9 +51,21 @@ class Agent(ABC):
     # environment options the agent needs (e.g. {"history": True}: the hand so far in the observation); the
     # tournament builds its environments with them
     env_options: Mapping[str, Any] = MappingProxyType({})
+    # True: the runner (``agent_zoo.runner.play_aec``) shows the agent who sits where at each hand it plays and
+    # that hand's public record once it ends (``seated``, ``end_hand``), as a player at the table sees them
+    hand_records: bool = False
 
     def begin_hand(self, seat: int) -> None:
         """Called before each hand (episode) with the seat the agent plays; stateless agents ignore it."""
+
+    def seated(self, hand: int, seat: int, players: tuple[int, ...]) -> None:
+        """Agents with ``hand_records``: hand ``hand`` (the runner's index) starts with the agent at ``seat`` and
+        ``players[s]`` (the runner's player ids: its index into the agents) at each seat ``s``."""
+
+    def end_hand(self, hand: int, seat: int, record: HandRecord) -> None:
+        """Agents with ``hand_records``: a hand the agent played at ``seat`` ended; ``record`` is what the table
+        saw of it (``poker_envs.text.tracker.HandRecord``: actions, board, blinds, net results, the players; no hole
+        cards). A session episode calls it once per hand, with the episode's ``hand`` index."""
 
     def note_rows(self, rows: Sequence[tuple[int, int, int]]) -> None:
         """Called by ``agent_zoo.runner.play_aec`` right before ``act_batch`` with ``(table, hand, seat)`` of each

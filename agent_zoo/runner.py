@@ -40,6 +40,7 @@ from agent_zoo.agent import Agent, stack
 from agent_zoo.aivat import Decision
 from agent_zoo.stats import BET, CALL, CHECK, FOLD, ActionView, HandTracker, StyleCounts, classify
 from poker_envs.games.base import play_chance
+from poker_envs.text.records import keeps_records, last_hand_record
 
 BatchObservation = dict[str, np.ndarray]
 
@@ -175,6 +176,20 @@ class _Episode:
         self.tracker = HandTracker(len(names))
 
 
+def show_hand(env: Any, agents: Sequence[Agent], episode: _Episode) -> None:
+    """Give the hand ``env`` just finished to the agents with ``hand_records`` that played it (``end_hand``); a
+    hand whose action log outgrew the history's rows has no record and is shown to no one."""
+    seats = episode.spec.seats
+    if not any(agents[who].hand_records for who in seats):
+        return
+    record = last_hand_record(env, seats)
+    if record is None:
+        return
+    for seat in record.dealt:
+        if agents[seats[seat]].hand_records:
+            agents[seats[seat]].end_hand(episode.index, seat, record)
+
+
 def play_aec(
     make_env: Callable[[], Any],
     agents: Sequence[Agent],
@@ -197,6 +212,10 @@ def play_aec(
         raise ValueError(f"tables must be >= 1, got {tables}")
     envs = [make_env() for _ in range(min(tables, len(hands)))]
     names = envs[0].possible_agents if envs else []
+    for agent in agents:
+        if agent.hand_records and envs and not keeps_records(envs[0]):
+            raise ValueError(f"agent {agent.name!r} keeps the hands it plays (hand_records), which needs a hold'em-family "
+                             "environment built with history=True")
     outcomes: list[HandOutcome | None] = [None] * len(hands)
     queue = iter(enumerate(hands))
     live: list[_Episode | None] = [None] * len(envs)
@@ -213,6 +232,8 @@ def play_aec(
         envs[t].reset(seed=spec.seed, options=dict(spec.options))
         for seat, who in enumerate(spec.seats):
             agents[who].begin_hand(seat)
+            if agents[who].hand_records:
+                agents[who].seated(k, seat, tuple(spec.seats))
         tracker = HandTracker(len(names)) if style else None
         counts = [StyleCounts() for _ in names] if style else None
         live[t] = _Episode(k, spec, streams.take(t, spec), np.zeros(len(names)), tracker, counts,
@@ -271,6 +292,7 @@ def play_aec(
                 if done is not None and done != episode.hands_seen:  # type: ignore[union-attr]
                     episode.hands_seen = done  # type: ignore[union-attr]
                     episode.file_hand(env, names)  # type: ignore[union-attr]
+                    show_hand(env, agents, episode)  # type: ignore[arg-type]
     return outcomes  # type: ignore[return-value]
 
 
@@ -311,6 +333,10 @@ def play_vector(
     session lasted and its finishing places.
     """
     b, n = engine.num_envs, engine.num_players
+    for agent in agents:
+        if agent.hand_records:
+            raise ValueError(f"agent {agent.name!r} keeps the hands it plays (hand_records); the batched engine gives no "
+                             "hand records: play it with play_aec")
     sessions = getattr(engine, "session_config", None) is not None
     outcomes: list[HandOutcome] = []
     streams = SeatStreams(b, n)

@@ -37,8 +37,8 @@ from pettingzoo.utils.wrappers import BaseWrapper
 
 from poker_envs import catalog
 from poker_envs.aec import warn_no_render_mode
-from poker_envs.encoders.history import decode_history, encode_history
 from poker_envs.text import TextTable
+from poker_envs.text.records import keeps_records, last_hand_record
 from poker_envs.text.tracker import HandRecord
 from poker_envs.text.views import Template
 from wrappers.single_agent import OpponentSpec, SeatSpec, SingleAgentEnv, make_aec
@@ -85,9 +85,8 @@ class SessionHands(BaseWrapper):
 
     def __init__(self, env: AECEnv) -> None:
         super().__init__(env)
-        raw = env.unwrapped
-        if getattr(raw, "history_layout", None) is None or not hasattr(raw, "last_hand"):
-            raise ValueError(f"SessionHands needs a hold'em-family environment built with history=True, got {type(raw).__name__}")
+        if not keeps_records(env):
+            raise ValueError(f"SessionHands needs a hold'em-family environment built with history=True, got {type(env.unwrapped).__name__}")
         self.hands: list[HandRecord] = []
         self.incomplete = 0  # finished hands whose action log was too long to keep
         self._seen = 0
@@ -107,17 +106,11 @@ class SessionHands(BaseWrapper):
         if raw.hands_done == self._seen:
             return
         self._seen = raw.hands_done
-        state, _, table = raw.last_hand
-        layout = raw.history_layout
-        history = decode_history(encode_history(state, 0, layout, table), layout)
-        if history.num_actions > len(history.actions):
+        record = last_hand_record(raw)
+        if record is None:
             self.incomplete += 1
-            return
-        net = [0.0] * len(raw.possible_agents)
-        for rules_seat, result in enumerate(state.returns()):
-            net[table.seats[rules_seat]] = float(result)
-        self.hands.append(HandRecord(table.hand_number, tuple(table.seats), history.actions, history.board, tuple(net),
-                                     history.blinds))
+        else:
+            self.hands.append(record)
 
 
 class TextPokerEnv(gymnasium.Env):

@@ -27,8 +27,8 @@ def make_llm_agent(arg: str | None, env: Any) -> LLMAgent:
                              "or transport=http (the standard library's client)") from None
     from poker_envs.text import TextTable
 
-    table = TextTable.for_env(env, amounts=config.amounts, list_actions=config.list_actions,
-                              template=config.template, snap=config.snap)
+    table = TextTable.for_env(env, amounts=config.amounts, list_actions=config.list_actions, template=config.template,
+                              snap=config.snap, summary=config.summary, summary_hands=config.summary_hands)
     return LLMAgent(config, table, name=f"llm:{arg}")
 
 

@@ -37,8 +37,10 @@ from agent_zoo.llm.client import ChatClient
 from agent_zoo.llm.config import LLMConfig
 from agent_zoo.llm.stats import Decision, DecisionCounts
 from agent_zoo.llm.structured import action_schema, instruction, read_structured, response_format
+from poker_envs.text.tracker import HandRecord
 
 SEED_BOUND = 2**31 - 1  # seeds sent to the server lie in [0, SEED_BOUND)
+SessionView = tuple[tuple[HandRecord, ...], tuple[int, ...]]  # a prompt's earlier hands, and who sits at each seat now
 
 
 Job = tuple[Future[Any], Callable[..., Any], tuple[Any, ...]]  # a RequestPool's unit of work: where the result goes, the call
@@ -108,6 +110,11 @@ class LLMAgent(Agent):
         self._hand_ids: Sequence[Mapping[str, int]] = ()
         self._rows: Sequence[tuple[int, int, int]] | None = None
         self._log_tags: dict[str, Any] = {}
+        # summary="hands" / "hud": the hands this agent played in the block, as the runner showed them (end_hand),
+        # and who sat where at each hand (seated); both emptied by begin_block
+        self.hand_records = table.summary != "results"
+        self._session: list[tuple[int, HandRecord]] = []
+        self._seating: dict[int, tuple[int, ...]] = {}
 
     # pickling (a tournament sends agents to worker processes): the client, threads and log stay behind
     def __getstate__(self) -> dict[str, Any]:
@@ -132,27 +139,47 @@ class LLMAgent(Agent):
         seeds = [int(g.integers(SEED_BOUND)) if self.config.seed else None for g in rngs]
         rows = [row(observations, i) for i in range(m)]
         ids, self._rows = self._rows, None
+        if ids is not None and len(ids) != m:
+            ids = None
+        views = [self.session_view(None if ids is None else ids[i][1]) for i in range(m)]
         if m == 1 or self.config.concurrency == 1:
-            decisions = [self.decide(o, s) for o, s in zip(rows, seeds, strict=True)]
+            decisions = [self.decide(o, s, v) for o, s, v in zip(rows, seeds, views, strict=True)]
         else:
             if self._pool is None:
                 self._pool = RequestPool(self.config.concurrency)
-            decisions = self._pool.map(self.decide, rows, seeds)
+            decisions = self._pool.map(self.decide, rows, seeds, views)
         for i, d in enumerate(decisions):
             self.counts.add(d)
             if self._log is not None:
-                self._write(d, rows[i], ids[i] if ids is not None and len(ids) == m else None)
+                self._write(d, rows[i], ids[i] if ids is not None else None)
         return np.array([d.action for d in decisions], dtype=np.int64)
 
-    def decide(self, observation: Mapping[str, np.ndarray], seed: int | None) -> Decision:
+    def session_view(self, hand: int | None) -> SessionView:
+        """The earlier hands the prompt of a decision in ``hand`` (the runner's index; None: unknown) shows, and
+        who sits where in it. In a duplicate tournament the other seatings of the same deal are held back: their
+        boards are this hand's cards to come (the block's hand ids name each hand's ``deal``)."""
+        if not self.hand_records:
+            return (), ()
+        deal = self._deal(hand)
+        hands = [r for h, r in self._session if deal is None or h == hand or self._deal(h) != deal]
+        return tuple(hands), self._seating.get(hand, ()) if hand is not None else ()
+
+    def _deal(self, hand: int | None) -> Any:
+        if hand is None or not 0 <= hand < len(self._hand_ids):
+            return None
+        return self._hand_ids[hand].get("deal")
+
+    def decide(self, observation: Mapping[str, np.ndarray], seed: int | None, view: SessionView = ((), ())) -> Decision:
         """One decision: prompt -> reply -> parse, reprompted with the error up to ``max_reprompts`` times, then
-        the fallback. Server failures raise ``LLMServerError``; a bad reply never does."""
+        the fallback. ``view``: the session's earlier hands and the current seating (``session_view``). Server
+        failures raise ``LLMServerError``; a bad reply never does."""
         cfg, table = self.config, self.table
         mask = np.asarray(observation["action_mask"])
         structured = cfg.output != "text"  # the legal actions as a JSON schema in every request (structured.py)
         answer = f"\n\n{instruction(table, observation)}" if structured else ""
         form = response_format(cfg.output, action_schema(table, observation)) if structured else None
-        prompt = table.prompt(observation) + answer
+        hands, players = view
+        prompt = table.prompt(observation, hands, players) + answer
         d = Decision(prompt=prompt, seed=seed)
         messages = [{"role": "system", "content": cfg.system_prompt}, {"role": "user", "content": prompt}]
         for attempt in range(cfg.max_reprompts + 1):
@@ -173,7 +200,7 @@ class LLMAgent(Agent):
                 return d
             d.failures.append(parsed.failure or "illegal")
             if attempt < cfg.max_reprompts:
-                again = table.reprompt(parsed, observation) + answer
+                again = table.reprompt(parsed, observation, hands, players) + answer
                 d.reprompts.append(again)
                 messages += [{"role": "assistant", "content": reply.text}, {"role": "user", "content": again}]
         d.action, d.fallback = int(table.fallback(observation)), True
@@ -184,9 +211,16 @@ class LLMAgent(Agent):
     def note_rows(self, rows: Sequence[tuple[int, int, int]]) -> None:
         self._rows = rows
 
+    def seated(self, hand: int, seat: int, players: tuple[int, ...]) -> None:
+        self._seating[hand] = players
+
+    def end_hand(self, hand: int, seat: int, record: HandRecord) -> None:
+        self._session.append((hand, record._replace(number=len(self._session))))  # numbered in the agent's session
+
     def begin_block(self, log: Path | None, hands: Sequence[Mapping[str, int]] = (), **tags: Any) -> None:
         self.finish_block()
         self._hand_ids, self._log_tags = hands, dict(tags)
+        self._session, self._seating = [], {}
         if log is not None:
             Path(log).parent.mkdir(parents=True, exist_ok=True)
             self._log = open(log, "w")  # noqa: SIM115 (closed by finish_block)

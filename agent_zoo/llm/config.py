@@ -18,6 +18,8 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
+from poker_envs.text.views import SUMMARIES
+
 TRANSPORTS = ("openai", "http")  # the client's ways to the server (agent_zoo.llm.client)
 OUTPUTS = ("text", "json_schema", "json_object")  # reply forms: free text, or the legal actions' JSON schema
 # (agent_zoo.llm.structured) in OpenAI's response_format envelope or in llama-cpp-python's
@@ -52,6 +54,8 @@ class LLMConfig:
     template: str | None = None  # a prompt template for the text view (None: its default)
     transport: str = "openai"  # how requests travel: "openai" (the official client) or "http" (the standard library)
     output: str = "text"  # "text" (the reply parser) or "json_schema" / "json_object": the legal actions as a schema
+    summary: str = "results"  # earlier hands in the prompt: "results" (net results), "hands" (each in full), "hud" (tracker)
+    summary_hands: int = 2  # with summary="hud": the last hands shown in full beside the statistics
 
     def __post_init__(self) -> None:
         checks = (
@@ -76,6 +80,8 @@ class LLMConfig:
             ("template", self.template is None or isinstance(self.template, str), "a string"),
             ("transport", self.transport in TRANSPORTS, " or ".join(f'"{t}"' for t in TRANSPORTS)),
             ("output", self.output in OUTPUTS, " or ".join(f'"{t}"' for t in OUTPUTS)),
+            ("summary", self.summary in SUMMARIES, " or ".join(f'"{t}"' for t in SUMMARIES)),
+            ("summary_hands", _integer(self.summary_hands) and self.summary_hands >= 0, "an integer >= 0"),
         )
         for name, ok, wanted in checks:
             if not ok:

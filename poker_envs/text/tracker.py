@@ -48,6 +48,7 @@ class HandRecord(NamedTuple):
     board: tuple[int, ...]  # the board cards dealt (card ids)
     net: tuple[float, ...]  # per environment seat, chips won (+) or lost (-) in the hand
     blinds: tuple[float, ...] = ()  # per environment seat, the blind posted (empty: not recorded)
+    players: tuple[int, ...] = ()  # per environment seat, who sat there (a runner's player ids; empty: the seats are the players)
 
 
 @dataclass
@@ -161,4 +162,38 @@ def session_stats(records: Iterable[HandRecord]) -> dict[int, SeatStats]:
     return total
 
 
-__all__ = ["STATS", "HandRecord", "SeatStats", "hand_stats", "session_stats"]
+def player_stats(records: Iterable[HandRecord]) -> dict[int, SeatStats]:
+    """Every player's tracker counts summed over finished hands that name their players (``HandRecord.players``):
+    a player keeps its statistics when it changes seats between hands, as a tracker follows a screen name."""
+    total: dict[int, SeatStats] = {}
+    for record in records:
+        if not record.players:
+            raise ValueError(f"hand {record.number} names no players (HandRecord.players is empty)")
+        for seat, st in hand_stats(record).items():
+            total.setdefault(record.players[seat], SeatStats()).add(st)
+    return total
+
+
+def reseat(record: HandRecord, players: Sequence[int]) -> HandRecord | None:
+    """``record`` with its seats renumbered to where its players sit now (``players[s]``: who sits at seat ``s``),
+    so a hand played in other seats reads in the current ones; None if one of its players is not seated now or
+    sits twice (no one seat to name it by)."""
+    if not record.players:
+        raise ValueError(f"hand {record.number} names no players (HandRecord.players is empty)")
+    now = {p: s for s, p in enumerate(players)}
+    if len(now) != len(players) or len(set(record.players)) != len(record.players) or not set(record.players) <= set(now):
+        return None
+    to = [now[p] for p in record.players]  # old seat -> new seat
+    actions = tuple(e._replace(seat=to[e.seat]) for e in record.actions)
+
+    def moved(values: tuple[float, ...]) -> tuple[float, ...]:
+        out = [0.0] * len(players)
+        for s, x in enumerate(values):
+            out[to[s]] = x
+        return tuple(out)
+
+    return record._replace(dealt=tuple(sorted(to[s] for s in record.dealt)), actions=actions, net=moved(record.net),
+                           blinds=moved(record.blinds) if record.blinds else (), players=tuple(players))
+
+
+__all__ = ["STATS", "HandRecord", "SeatStats", "hand_stats", "player_stats", "reseat", "session_stats"]

@@ -21,7 +21,7 @@ from poker_envs.games.holdem import STREET_NAMES
 from poker_envs.text.actions import LegalAction, Sizing, legal_actions, sized_word
 from poker_envs.text.parser import Parsed, Table, format_amount, parse_reply, sized_actions
 from poker_envs.text.schema import SCHEMA_VERSION, STATE_FIELDS
-from poker_envs.text.tracker import HandRecord, SeatStats, session_stats
+from poker_envs.text.tracker import HandRecord, SeatStats, player_stats, reseat, session_stats
 
 KIND_WORDS = {0: "folds", 1: "checks", 2: "calls", 3: "bets", 4: "raises to"}
 KIND_NAMES = ("fold", "check", "call", "bet", "raise")
@@ -125,12 +125,16 @@ class TextTable:
         table = self._table(public, mask)
         return _state_json(self, public, history, table)
 
-    def prompt(self, observation: Mapping[str, Any], hands: Sequence[HandRecord] = ()) -> str:
+    def prompt(self, observation: Mapping[str, Any], hands: Sequence[HandRecord] = (), players: Sequence[int] = ()) -> str:
         """The prompt: the hand so far, own cards, stacks, pot, to call, the legal actions (``list_actions``) and the
         answer format, ending ``Final Answer: <action> [amount]``; or the ``template`` filled in.
 
         ``hands``: the session's finished hands, oldest first, for ``summary="hands"`` / ``"hud"`` (the observation
-        keeps only the net results of the last ones; ``wrappers.text_env.SessionHands`` records them)."""
+        keeps only the net results of the last ones; ``wrappers.text_env.SessionHands`` records them).
+        ``players``: who sits at each seat now, for hands that name their players (``HandRecord.players``, e.g. a
+        tournament's, where seats change between hands): statistics are then kept per player and shown at the
+        seat the player has now, and hands are shown renumbered to the current seats (those whose players are not
+        all seated now are left out of the hands shown, not of the statistics)."""
         public, history, mask = self._read(observation)
         table = self._table(public, mask)
         if hands and self.summary == "results":
@@ -138,7 +142,11 @@ class TextTable:
                              "build the view with summary='hands' or 'hud' to show them")
         if any(not isinstance(h, HandRecord) for h in hands):
             raise ValueError("hands must be poker_envs.text.tracker.HandRecord values, oldest first")
-        parts = _prompt_parts(self, public, history, table, hands)
+        if players and len(players) != self.num_players:
+            raise ValueError(f"players must name who sits at each of the {self.num_players} seats, got {len(players)}")
+        if players and any(not h.players for h in hands):
+            raise ValueError("players were given but a hand names no players (HandRecord.players is empty)")
+        parts = _prompt_parts(self, public, history, table, hands, tuple(players))
         default = "\n\n".join(p for p in (parts["amounts_text"], parts["hand_text"], parts["actions_text"], parts["answer_format"]) if p)
         if self.template is None:
             return default  # the state dict is built only for a template (a third of a prompt's time)
@@ -151,9 +159,10 @@ class TextTable:
         """The legal action ``reply`` names, or why none (``Parsed.failure``); never raises on any str."""
         return parse_reply(reply, self._decision(observation))
 
-    def reprompt(self, parsed: Parsed, observation: Mapping[str, Any], hands: Sequence[HandRecord] = ()) -> str:
+    def reprompt(self, parsed: Parsed, observation: Mapping[str, Any], hands: Sequence[HandRecord] = (),
+                 players: Sequence[int] = ()) -> str:
         """The parser's message in one line, then the prompt again."""
-        return f"Your last reply was not a legal action: {parsed.message}\n\n{self.prompt(observation, hands)}"
+        return f"Your last reply was not a legal action: {parsed.message}\n\n{self.prompt(observation, hands, players)}"
 
     def fallback(self, observation: Mapping[str, Any]) -> int:
         """The action played when no reply gave a legal action: check if checking is free, else fold."""
@@ -265,7 +274,7 @@ def _state_json(view: TextTable, public: PublicState, history: HandHistory, tabl
 
 
 def _prompt_parts(view: TextTable, public: PublicState, history: HandHistory, table: Table,
-                  hands: Sequence[HandRecord] = ()) -> dict[str, str]:
+                  hands: Sequence[HandRecord] = (), players: tuple[int, ...] = ()) -> dict[str, str]:
     unit = _unit_name(view)
     f = table.fmt
     me = public.observer
@@ -315,7 +324,7 @@ def _prompt_parts(view: TextTable, public: PublicState, history: HandHistory, ta
     hand.append(f"Stacks behind: {stacks}.")
     hand.append(f"Pot: {f(public.pot + view.sizing.dead_chips)}. To call: {f(public.to_call)}.")
     if view.summary != "results":
-        hand.extend(_summary_lines(view, public, hands, f))
+        hand.extend(_summary_lines(view, public, hands, players, f))
     elif history.recent:
         results = "; ".join(", ".join(f"seat {s} {'+' if x > 0 else ''}{f(x)}" for s, x in enumerate(h) if x) or "no chips moved"
                             for h in history.recent)
@@ -396,18 +405,27 @@ def _hud_line(seat: int, st: SeatStats) -> str:
             f"WTSD {_percent(st.wtsd, st.wtsd_opportunities)}, AF {af} ({st.aggressive}/{st.calls})")
 
 
-def _summary_lines(view: TextTable, public: PublicState, hands: Sequence[HandRecord], f: Callable[[float], str]) -> list[str]:
+def _summary_lines(view: TextTable, public: PublicState, hands: Sequence[HandRecord], players: tuple[int, ...],
+                   f: Callable[[float], str]) -> list[str]:
     """The session's earlier hands as ``view.summary`` shows them: every hand ("hands"), or each opponent's
-    tracker statistics and the last ``summary_hands`` hands ("hud")."""
+    tracker statistics and the last ``summary_hands`` hands ("hud"). With ``players`` (who sits where now) the
+    statistics follow the players and the hands shown are renumbered to the current seats."""
     if not hands:
         return []
+    if players:
+        shown = [r for r in (reseat(h, players) for h in hands) if r is not None]
+        by_player = player_stats(hands)
+        stats = {s: by_player[p] for s, p in enumerate(players) if p in by_player}
+    else:
+        shown, stats = list(hands), session_stats(hands)
+    left_out = len(hands) - len(shown)
     if view.summary == "hands":
-        return ["", "Earlier hands of the session (oldest first):", *(_hand_line(view, h, f) for h in hands)]
-    stats = session_stats(hands)
+        note = [f"({_hands(left_out)} with players not at this table now not shown)"] if left_out else []
+        return ["", "Earlier hands of the session (oldest first):", *note, *(_hand_line(view, h, f) for h in shown)]
     me = public.observer
     lines = ["", f"Opponents this session ({_hands(len(hands))}; {HUD_LEGEND}):"]
     lines += [_hud_line(s, stats[s]) for s in range(view.num_players) if s != me and public.seated[s] and s in stats]
-    last = list(hands)[len(hands) - view.summary_hands :] if view.summary_hands else []
+    last = shown[len(shown) - view.summary_hands :] if view.summary_hands else []
     if last:
         lines += [f"Last {_hands(len(last))} (oldest first):", *(_hand_line(view, h, f) for h in last)]
     return lines
