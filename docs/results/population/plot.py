@@ -1,0 +1,56 @@
+"""Exact exploitability curves of several runs on one PNG (docs/results/population.md).
+
+    python docs/results/population/plot.py OUT.png "TITLE" LABEL=RUN_DIR [LABEL=RUN_DIR ...]
+
+Each RUN_DIR holds the ``curve.json`` that ``python -m agent_zoo.jax_rnad exploitability --out RUN_DIR --json
+RUN_DIR/curve.json`` (or ``agent_zoo.jax_ppo``'s) wrote; runs with the same LABEL (seeds) share a colour.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("out", type=Path, help="the PNG to write")
+    parser.add_argument("title", help="the plot's title")
+    parser.add_argument("runs", nargs="+", help="LABEL=RUN_DIR pairs")
+    args = parser.parse_args()
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(7, 4.2))
+    colours: dict[str, str] = {}
+    uniform = None
+    for pair in args.runs:
+        label, _, folder = pair.partition("=")
+        if not folder:
+            parser.error(f"runs are LABEL=RUN_DIR pairs, got {pair!r}")
+        curve = json.loads((Path(folder) / "curve.json").read_text())
+        uniform = curve.get("uniform_exploitability", uniform)
+        rows = [r for r in curve["rows"] if r["steps"] > 0]
+        first = label not in colours
+        line = ax.plot([r["steps"] for r in rows], [r["exploitability"] for r in rows], lw=1.2,
+                       color=colours.get(label), label=label if first else None)[0]
+        colours.setdefault(label, line.get_color())
+    if uniform is not None:
+        ax.axhline(uniform, color="grey", ls=":", lw=1, label="uniform policy")
+    ax.set_yscale("log")
+    ax.set_xlabel("learner steps")
+    ax.set_ylabel("exploitability (NashConv / 2)")
+    ax.set_title(args.title)
+    ax.grid(alpha=0.3, which="both")
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(args.out, dpi=110)
+    print(f"wrote {args.out}")
+
+
+if __name__ == "__main__":
+    main()
