@@ -22,10 +22,11 @@ from typing import Any
 import pytest
 
 import uvicorn  # the [server] extra, installed by make test: a hard import, never a skip
+from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
 from wrappers.text_env import TextPokerEnv
-from wrappers.text_server import make_app
+from wrappers.text_server import MAX_FRAME_BYTES, make_app
 
 ROOT = Path(__file__).resolve().parents[1]
 OPENER = urllib.request.build_opener(urllib.request.ProxyHandler({}))  # 127.0.0.1 only, never a proxy
@@ -417,6 +418,21 @@ def test_cli_help_and_serve() -> None:
         assert call(base, "GET", "/health") == (200, {"status": "healthy"})
         status, result = call(base, "POST", "/reset", {"seed": 2})
         assert status == 200 and result["observation"]["prompt"]
+        # a WebSocket message over MAX_FRAME_BYTES closes that socket with 1009; a 1 MB step is answered
+        ws_url = base.replace("http://", "ws://") + "/ws"
+        with connect(ws_url, max_size=None) as ws:
+            ws.send(json.dumps({"type": "reset", "data": {"seed": 2}}))
+            assert json.loads(ws.recv())["type"] == "observation"
+            ws.send(json.dumps({"type": "step", "data": {"message": "call " + "x" * 1_000_000}}))
+            assert json.loads(ws.recv())["type"] == "observation"
+            ws.send("x" * (MAX_FRAME_BYTES + 1))
+            with pytest.raises(ConnectionClosed) as closed:
+                ws.recv(timeout=30)
+            assert closed.value.rcvd is not None and closed.value.rcvd.code == 1009
+        with connect(ws_url) as ws:  # the server goes on
+            ws.send(json.dumps({"type": "reset", "data": {"seed": 2}}))
+            assert json.loads(ws.recv())["type"] == "observation"
     finally:
         process.terminate()
-        process.wait(30)
+        _, stderr = process.communicate(timeout=30)
+    assert "Traceback" not in stderr, stderr

@@ -77,6 +77,7 @@ from wrappers.text_env import TEXT_GAMES, TextPokerEnv
 ENV_NAME = "poker_envs_text"
 MAX_EPISODE_ID = 255  # as OpenEnv's ResetRequest
 MAX_TOKEN = 255  # longest session_token accepted (the server's are 22 characters)
+MAX_FRAME_BYTES = 4 << 20  # largest WebSocket message accepted (4 MiB: a 1 MB reply fits); a larger one closes the socket with 1009
 HTTP_CODES = {400: "INVALID_JSON", 404: "NOT_FOUND", 405: "METHOD_NOT_ALLOWED"}  # Starlette's own refusals
 
 
@@ -528,7 +529,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         parser.exit(2, f"{parser.prog}: error: {exc}\n")
     host, port = sock.getsockname()[:2]
     print(f"serving {args.game} ({args.players} seats, opponents {args.opponents}) on http://{host}:{port}", flush=True)
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", ws_max_size=MAX_FRAME_BYTES))
     server.run(sockets=[sock])
 
 
