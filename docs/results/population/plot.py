@@ -12,6 +12,8 @@ import argparse
 import json
 from pathlib import Path
 
+from agent_zoo.figures import save_figure
+
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -46,9 +48,8 @@ def main() -> None:
     ax.set_title(args.title)
     ax.grid(alpha=0.3, which="both")
     ax.legend(fontsize=8)
-    fig.tight_layout()
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(args.out, dpi=110)
+    save_figure(fig, args.out)
     print(f"wrote {args.out}")
 
 
