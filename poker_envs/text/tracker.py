@@ -27,7 +27,7 @@ preflop "raises" are the actions of kind bet or raise, the big blind's post is n
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, fields
 from typing import NamedTuple
 
@@ -155,22 +155,27 @@ def _cbet(flop: Sequence[ActionEntry], aggressor: int | None, stats: dict[int, S
 
 def session_stats(records: Iterable[HandRecord]) -> dict[int, SeatStats]:
     """Every seat's tracker counts summed over a session's finished hands."""
-    total: dict[int, SeatStats] = {}
-    for record in records:
-        for seat, st in hand_stats(record).items():
-            total.setdefault(seat, SeatStats()).add(st)
-    return total
+    return _summed(records, lambda record, seat: seat)
 
 
 def player_stats(records: Iterable[HandRecord]) -> dict[int, SeatStats]:
     """Every player's tracker counts summed over finished hands that name their players (``HandRecord.players``):
     a player keeps its statistics when it changes seats between hands, as a tracker follows a screen name."""
+    return _summed(records, _player)
+
+
+def _player(record: HandRecord, seat: int) -> int:
+    if not record.players:
+        raise ValueError(f"hand {record.number} names no players (HandRecord.players is empty)")
+    return record.players[seat]
+
+
+def _summed(records: Iterable[HandRecord], key: Callable[[HandRecord, int], int]) -> dict[int, SeatStats]:
+    """The hands' tracker counts summed per ``key(record, seat)`` (a seat, or the player who sat there)."""
     total: dict[int, SeatStats] = {}
     for record in records:
-        if not record.players:
-            raise ValueError(f"hand {record.number} names no players (HandRecord.players is empty)")
         for seat, st in hand_stats(record).items():
-            total.setdefault(record.players[seat], SeatStats()).add(st)
+            total.setdefault(key(record, seat), SeatStats()).add(st)
     return total
 
 

@@ -412,16 +412,16 @@ def _summary_lines(view: TextTable, public: PublicState, hands: Sequence[HandRec
     statistics follow the players and the hands shown are renumbered to the current seats."""
     if not hands:
         return []
+    shown = [r for r in (reseat(h, players) for h in hands) if r is not None] if players else list(hands)
+    if view.summary == "hands":
+        left_out = len(hands) - len(shown)
+        note = [f"({_hands(left_out)} with players not at this table now not shown)"] if left_out else []
+        return ["", "Earlier hands of the session (oldest first):", *note, *(_hand_line(view, h, f) for h in shown)]
     if players:
-        shown = [r for r in (reseat(h, players) for h in hands) if r is not None]
         by_player = player_stats(hands)
         stats = {s: by_player[p] for s, p in enumerate(players) if p in by_player}
     else:
-        shown, stats = list(hands), session_stats(hands)
-    left_out = len(hands) - len(shown)
-    if view.summary == "hands":
-        note = [f"({_hands(left_out)} with players not at this table now not shown)"] if left_out else []
-        return ["", "Earlier hands of the session (oldest first):", *note, *(_hand_line(view, h, f) for h in shown)]
+        stats = session_stats(hands)
     me = public.observer
     lines = ["", f"Opponents this session ({_hands(len(hands))}; {HUD_LEGEND}):"]
     lines += [_hud_line(s, stats[s]) for s in range(view.num_players) if s != me and public.seated[s] and s in stats]
