@@ -113,7 +113,7 @@ class LLMAgent(Agent):
         # summary="hands" / "hud": the hands this agent played in the block, as the runner showed them (end_hand),
         # and who sat where at each hand (seated); both emptied by begin_block
         self.hand_records = table.summary != "results"
-        self._session: list[tuple[int, HandRecord]] = []
+        self._session: list[tuple[int, Any, HandRecord]] = []  # (hand, its deal or None, record)
         self._seating: dict[int, tuple[int, ...]] = {}
 
     # pickling (a tournament sends agents to worker processes): the client, threads and log stay behind
@@ -161,7 +161,7 @@ class LLMAgent(Agent):
         if not self.hand_records:
             return (), ()
         deal = self._deal(hand)
-        hands = [r for h, r in self._session if deal is None or h == hand or self._deal(h) != deal]
+        hands = [r for h, d, r in self._session if deal is None or h == hand or d != deal]
         return tuple(hands), self._seating.get(hand, ()) if hand is not None else ()
 
     def _deal(self, hand: int | None) -> Any:
@@ -215,7 +215,7 @@ class LLMAgent(Agent):
         self._seating[hand] = players
 
     def end_hand(self, hand: int, seat: int, record: HandRecord) -> None:
-        self._session.append((hand, record._replace(number=len(self._session))))  # numbered in the agent's session
+        self._session.append((hand, self._deal(hand), record._replace(number=len(self._session))))  # numbered in the agent's session
 
     def begin_block(self, log: Path | None, hands: Sequence[Mapping[str, int]] = (), **tags: Any) -> None:
         self.finish_block()
