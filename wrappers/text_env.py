@@ -211,17 +211,18 @@ class TextPokerEnv(gymnasium.Env):
             self._prompt = self._fit(self.text.reprompt(parsed, self._observation, self._hands()))
             info = {k: copy.deepcopy(v) for k, v in self._table_info.items() if k in ("action_mask", "seat", "public")}
             return self._prompt, penalty, False, False, self._info(info, reward=penalty, **extra)
-        self._counts["fallbacks"] += 1
-        extra["fallback"] = True
-        return self._play(int(self.text.fallback(self._observation)), penalty, extra)
+        return self._fallback(penalty, extra)
 
     def play_fallback(self) -> tuple[str, float, bool, bool, dict[str, Any]]:
         """Play the open decision's fallback (check when free, else fold) without a reply, as ``step`` does after
         too many failed replies (counted as a fallback): for a client that gives up the hand."""
         if self._done:
             raise RuntimeError("play_fallback() called after the episode ended; call reset() first")
+        return self._fallback(0.0, {})
+
+    def _fallback(self, penalty: float, extra: dict[str, Any]) -> tuple[str, float, bool, bool, dict[str, Any]]:
         self._counts["fallbacks"] += 1
-        return self._play(int(self.text.fallback(self._observation)), 0.0, {"fallback": True})
+        return self._play(int(self.text.fallback(self._observation)), penalty, {**extra, "fallback": True})
 
     def render(self) -> str | None:
         if self.render_mode is None:
