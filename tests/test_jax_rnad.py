@@ -233,11 +233,33 @@ def test_resume_is_bit_identical_and_checkpoints_play_as_zoo_agents(tmp_path: Pa
     ("game", "nolimit"), ("batch_size", 0), ("total_steps", 1.5), ("steps_per_update", True), ("reg_update_interval", -1),
     ("target_gamma", 0.0), ("reg_gamma", 1.5), ("two_stage", "avg"), ("target_averaging", "mean"), ("eta", -0.1),
     ("learning_rate", 0), ("adam_b1", 1.0), ("hidden_sizes", ()), ("hidden_sizes", (8, 0)), ("reg_interpolation", 1),
-    ("seed", -1), ("vtrace_c", 0.0),
+    ("seed", -1), ("vtrace_c", 0.0), ("lr_schedule", "cosine"), ("lr_end_fraction", 0.5), ("lr_end_fraction", -0.1),
 ])
 def test_config_rejects_bad_values_naming_the_field(field: str, value: object) -> None:
     with pytest.raises(ValueError, match=f"RNaDJaxConfig.{field} "):
         RNaDJaxConfig(**{field: value})
+
+
+def test_linear_learning_rate_falls_from_the_first_step_to_the_last() -> None:
+    """Adam without momentum on a constant gradient steps by the rate itself (the second moment, bias-corrected,
+    is g^2): the step sizes read off the optimizer are the schedule, worked by hand for 2 updates of 5 steps."""
+    import jax.numpy as jnp
+
+    from agent_zoo.jax_rnad.train import make_optimizer
+
+    def step_sizes(**fields: object) -> list[float]:
+        config = RNaDJaxConfig(game="kuhn", total_steps=10, steps_per_update=5, learning_rate=1e-3, adam_eps=1e-12, **fields)
+        opt = make_optimizer(config)
+        params, grads = {"w": jnp.zeros(3)}, {"w": jnp.asarray([2.0, -3.0, 0.5])}
+        state, sizes = opt.init(params), []
+        for _ in range(10):
+            updates, state = opt.update(grads, state, params)
+            sizes.append(float(jnp.abs(updates["w"][1])))
+        return sizes
+
+    assert step_sizes() == pytest.approx([1e-3] * 10, rel=1e-5)
+    hand = [1e-3 - k * (1e-3 - 2.5e-4) / 9 for k in range(10)]  # from 1e-3 to 1e-3 * 0.25 over the 10 steps
+    assert step_sizes(lr_schedule="linear", lr_end_fraction=0.25) == pytest.approx(hand, rel=1e-5)
 
 
 def test_config_round_trips_and_rounds_steps_up() -> None:

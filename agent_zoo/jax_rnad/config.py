@@ -22,6 +22,8 @@ from poker_envs import catalog
 GAMES = tuple(k for k in catalog.keys(solver="rnad") if k in catalog.keys(solver="jax_ppo"))
 TARGET_AVERAGING = ("ema", "am")
 TWO_STAGE = ("none", "am", "ema")
+LR_SCHEDULES = ("constant", "linear")
+LR_END_FRACTION = 0.01  # lr_end_fraction's default (a run with lr_schedule="constant" must leave it so)
 
 
 @dataclass(frozen=True)
@@ -55,8 +57,13 @@ class RNaDJaxConfig(RunLength):
     eta: float = 0.2
     # Hidden layer widths of the policy network and, separately, of the value network (tanh).
     hidden_sizes: tuple[int, ...] = (256, 256)
-    # Adam learning rate.
+    # Adam learning rate (the first step's, when it decays).
     learning_rate: float = 5e-5
+    # "constant", or "linear": the rate falls linearly over the run's steps (steps_run learner steps) from
+    # learning_rate to learning_rate * lr_end_fraction (a resumed run keeps the schedule of its total_steps).
+    lr_schedule: str = "constant"
+    # The last step's rate as a share of learning_rate, with lr_schedule="linear".
+    lr_end_fraction: float = LR_END_FRACTION
     # Adam first-moment decay (0: no momentum, as OpenSpiel's R-NaD).
     adam_b1: float = 0.0
     # Adam second-moment decay.
@@ -121,6 +128,12 @@ class RNaDJaxConfig(RunLength):
         for name in ("adam_b1", "adam_b2"):
             if not _number(getattr(self, name)) or not 0 <= getattr(self, name) < 1:
                 fail(name, "must lie in [0, 1)")
+        if self.lr_schedule not in LR_SCHEDULES:
+            fail("lr_schedule", f"must be one of {list(LR_SCHEDULES)}")
+        if not _number(self.lr_end_fraction) or not 0 <= self.lr_end_fraction <= 1:
+            fail("lr_end_fraction", "must lie in [0, 1]")
+        if self.lr_schedule == "constant" and self.lr_end_fraction != LR_END_FRACTION:
+            fail("lr_end_fraction", "takes effect only with lr_schedule='linear'; set both or neither")
         if not _number(self.eta) or self.eta < 0:
             fail("eta", "must be a number >= 0")
         if self.target_averaging not in TARGET_AVERAGING:

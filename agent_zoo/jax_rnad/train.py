@@ -71,9 +71,14 @@ class Decision(NamedTuple):
 
 
 def make_optimizer(config: RNaDJaxConfig) -> optax.GradientTransformation:
-    """Adam on gradients clipped component-wise to +-grad_clip."""
+    """Adam on gradients clipped component-wise to +-grad_clip, at a constant rate or one falling linearly over
+    the run's learner steps (``lr_schedule``)."""
+    rate: float | optax.Schedule = config.learning_rate
+    if config.lr_schedule == "linear":
+        rate = optax.linear_schedule(config.learning_rate, config.learning_rate * config.lr_end_fraction,
+                                     max(config.steps_run - 1, 1))
     return optax.chain(optax.clip(config.grad_clip),
-                       optax.adam(config.learning_rate, b1=config.adam_b1, b2=config.adam_b2, eps=config.adam_eps))
+                       optax.adam(rate, b1=config.adam_b1, b2=config.adam_b2, eps=config.adam_eps))
 
 
 def init_state(config: RNaDJaxConfig, game: functional.FunctionalGame) -> RunState:
