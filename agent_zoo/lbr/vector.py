@@ -60,6 +60,10 @@ class VectorLBR:
         if not isinstance(game, HoldemGame) or self.aec.players != 2:
             raise ValueError(f"engine 'vector': batched LBR plays heads-up hold'em only, not {game.name!r} with "
                              f"{game.num_players} players; use engine 'aec'")
+        if self.aec._history is not None:
+            raise ValueError("engine 'vector': the batched engine encodes no 'history' observation (the env was built "
+                             "with history=True, as agents that read the hand so far need); use engine 'aec' (the same "
+                             "hands and per-hand winnings)")
         encoder = next((name for name, cls in available_encoders().items() if type(self.aec.base.encoder) is cls), None)
         if encoder not in ENCODERS:
             raise ValueError(f"engine 'vector': the env's encoder has no batched form (batched: {list(ENCODERS)}); "

@@ -46,6 +46,17 @@ two workers on two cores) the defaults ran about 24 iterations on the flop, 20 o
 leaving the solved subgames exploitable for 16%, 9% and 0.07% of the pot; ranges of 500 holdings get one or two
 iterations on the flop and turn in that time (hundreds of percent).
 
+Public solves (``public=True``, spec ``resolve:public=1``): by default the agent's solves condition on its own cards
+(the opponent's range without them, its own holding always kept in its thinned range, the flop's turn samples
+avoiding them), so the strategy of another holding would need another solve. With ``public`` nothing before the
+strategy is read depends on its cards: the hand's cache key, the ranges, the sampled turn cards and the thinning draws
+come from the public history alone, its own range enters every solve whole (``max_holdings`` thins the opponent's
+only), and one solve per public state gives the strategy of every holding it may hold. That is what local best
+response asks for (``agent_zoo.lbr``: the agent's action probabilities for every holding in its range); each
+iteration costs several times the default's (a range of up to 1,326 holdings instead of about 200). A sampled turn
+card that is one of the agent's own cards leaves that holding out of the subgame, so it plays the range's mean
+strategy there.
+
 Reproducibility: the agent acts from the observation alone (``history=True`` gives the hand so far), and caches
 what it computed for a hand (ranges after each action, solves) keyed by the public history, so acting on an
 observation out of order, or on a pickled copy, gives the same result as acting in order. Its own random choices
@@ -363,10 +374,12 @@ class ResolveAgent(Agent):
 
     # ---- keys and the cache --------------------------------------------------------------------------------
 
-    @staticmethod
-    def _base_key(public: PublicState, history: HandHistory) -> tuple:
+    def _base_key(self, public: PublicState, history: HandHistory) -> tuple:
+        """The hand's key: the table, the seat, the stacks and (unless the agent solves from public information) the
+        agent's cards."""
+        hole = () if self.config.public else tuple(history.hole)
         return (public.observer, public.button, public.hand_number, public.small_blind, public.big_blind, public.ante,
-                tuple(history.hole), tuple(history.start_stacks), tuple(history.antes), tuple(history.blinds))
+                hole, tuple(history.start_stacks), tuple(history.antes), tuple(history.blinds))
 
     @staticmethod
     def _key(base: tuple, history: HandHistory, n: int) -> tuple:
@@ -400,7 +413,8 @@ class ResolveAgent(Agent):
                 break
         if track is None:
             ranges = np.ones((2, NUM_COMBOS))
-            ranges[1 - me] *= board_mask(history.hole)  # the opponent cannot hold the agent's cards
+            if not self.config.public:
+                ranges[1 - me] *= board_mask(history.hole)  # the opponent cannot hold the agent's cards
             track = Track(ranges)
             self._put(("track", self._key(base, history, 0)), track)
         hero = int(COMBO_INDEX[history.hole[0], history.hole[1]])
@@ -467,10 +481,10 @@ class ResolveAgent(Agent):
     # ---- solving -------------------------------------------------------------------------------------------
 
     def _spot_ranges(self, ranges: np.ndarray, board: Sequence[int], keep: tuple[int, int] | None,
-                     rng: np.random.Generator) -> np.ndarray:
+                     rng: np.random.Generator, whole: int | None = None) -> np.ndarray:
         """The ranges a solve gets: board removed, holdings under ``prune`` of the largest weight dropped, ranges of
-        more than ``max_holdings`` thinned by :func:`thin_range`, each scaled to a largest weight of 1; ``keep`` =
-        (player, holding) is always in."""
+        more than ``max_holdings`` thinned by :func:`thin_range` (player ``whole``'s never), each scaled to a largest
+        weight of 1; ``keep`` = (player, holding) is always in."""
         cfg = self.config
         out = ranges * board_mask(board)
         for p in (0, 1):
@@ -482,7 +496,8 @@ class ResolveAgent(Agent):
             forced = keep[1] if keep is not None and keep[0] == p else None
             if forced is not None:
                 w[forced] = max(w[forced], cfg.prune)
-            w = thin_range(w, cfg.max_holdings, rng, forced)
+            if p != whole:
+                w = thin_range(w, cfg.max_holdings, rng, forced)
             out[p] = w / w.max()
         return out
 
@@ -494,7 +509,7 @@ class ResolveAgent(Agent):
         pot = m.pot - m.bets[0] - m.bets[1]
         board = tuple(history.board[: BOARD_AFTER[m.street]])
         if m.street == 1:
-            seen = set(board) | set(history.hole)
+            seen = set(board) if self.config.public else set(board) | set(history.hole)
             rest = np.array([c for c in range(52) if c not in seen], dtype=np.int64)
             rng = np.random.default_rng(np.random.SeedSequence([self.config.seed, 2, _digest(key)]))
             turns = np.sort(rng.choice(rest, size=min(self.config.flop_samples, rest.size), replace=False))
@@ -551,9 +566,11 @@ class ResolveAgent(Agent):
         if cached is not None:  # (counted when it was solved: asking again, e.g. for action_probabilities, is free)
             return cached
         ranges = track.ranges
-        keep = (me, hero) if m.actor == me else None
+        public = self.config.public
+        keep = (me, hero) if m.actor == me and not public else None
         thin_rng = np.random.default_rng(np.random.SeedSequence([self.config.seed, 3, _digest(key)]))
-        spots = self._spots(key, history, m, self._spot_ranges(ranges, history.board[: BOARD_AFTER[m.street]], keep, thin_rng))
+        board = history.board[: BOARD_AFTER[m.street]]
+        spots = self._spots(key, history, m, self._spot_ranges(ranges, board, keep, thin_rng, me if public else None))
         budget = self._budget(current)
         per = None if budget is None else budget / len(spots)
         clock = time.perf_counter()

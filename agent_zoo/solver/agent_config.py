@@ -51,6 +51,10 @@ class ResolveConfig:
     max_holdings: int = 200  # about this many holdings per player in a solve (thin_range samples larger ranges)
     seed: int = 0  # seeds the agent's own draws in tracking ranges (with the hand's history)
     measure: bool = True  # compute the exploitability of each decision's solve (counters); costs about 2 iterations
+    # Solve from the public history only (the agent's own cards ignored until it reads its strategy): its own range is
+    # solved whole (max_holdings thins the opponent's only), so one solve gives the strategy of every holding it may
+    # hold, as local best response asks; several times the work of an iteration of the default.
+    public: bool = False
     cache_size: int = 1024  # hand prefixes (ranges, solves) remembered
     chart: PreflopChart = field(default_factory=PreflopChart)
 
@@ -69,6 +73,8 @@ class ResolveConfig:
                 raise ValueError(f"{name} must lie strictly between {low} and {high}, got {value!r}")
         if isinstance(self.seed, bool) or not isinstance(self.seed, int) or self.seed < 0:
             raise ValueError(f"seed must be a non-negative integer, got {self.seed!r}")
+        if not isinstance(self.public, bool):
+            raise ValueError(f"public must be True or False, got {self.public!r}")
 
 
 _SPEC_KEYS = {"iterations": "max_iterations", "river": "river_iterations", "seed": "seed", "holdings": "max_holdings",
@@ -79,7 +85,8 @@ def parse_resolve_arg(arg: str | None) -> ResolveConfig:
     """The spec's argument: ``SECONDS`` (budget per decision, default 1), ``iterations=N`` (no clock: exactly N
     iterations per solve, reproducible), or both comma-separated (a budget with N as the cap); also ``river=M``
     (``river_iterations``: M instead of N for a solve on the river, whose iterations cost a small share of the
-    flop's and turn's), ``seed=S``, ``holdings=H`` (``max_holdings``) and ``samples=K`` (``flop_samples``)."""
+    flop's and turn's), ``seed=S``, ``holdings=H`` (``max_holdings``), ``samples=K`` (``flop_samples``) and
+    ``public=1`` (``public``: solves from the public history, one for every holding)."""
     if arg is None:
         return ResolveConfig()
     seconds: float | None = ResolveConfig.seconds
@@ -90,13 +97,15 @@ def parse_resolve_arg(arg: str | None) -> ResolveConfig:
         try:
             if not sep:
                 seconds, timed = float(key), True
+            elif key == "public" and value in ("0", "1"):
+                values["public"] = value == "1"
             elif key in _SPEC_KEYS:
                 values[_SPEC_KEYS[key]] = int(value)
             else:
                 raise ValueError
         except ValueError:
-            raise ValueError(f"agent resolve:{arg}: expected SECONDS, iterations=N, river=M, seed=S, holdings=H or samples=K "
-                             f"(comma-separated), got {item!r}") from None
+            raise ValueError(f"agent resolve:{arg}: expected SECONDS, iterations=N, river=M, seed=S, holdings=H, samples=K "
+                             f"or public=0|1 (comma-separated), got {item!r}") from None
     if ("max_iterations" in values or "river_iterations" in values) and not timed:
         seconds = None
     try:

@@ -74,6 +74,11 @@ CASES = [
     # legal chip amount); 500 hands first (blocks), then up to 1,000 (blocks2) as time allows.
     *(Case(f"nl50 cnn paper gen {g}, full candidates", f"cnn-full:{CNN_RUNS / 'paper' / f'gen_{g}.pt'}",
            NL50_CNN, blocks=50, hands=CNN_BLOCK, blocks2=100) for g in (1, 2, 3)),
+    # Added on 2026-11-28, before any LBR hand against it: the re-solving agent with public solves (one solve
+    # answers every holding LBR asks about), the settings of its zoo matches (docs/solver.md); 500 hands first
+    # (blocks), then up to 1,000 (blocks2) as time allows. It needs the hand so far in its observations.
+    Case("nl50 resolve, public solves", "resolve:public=1,iterations=10,river=100,holdings=120",
+         {**NL50_CNN, "history": True}, blocks=50, hands=CNN_BLOCK, blocks2=100),
 ]
 
 
