@@ -79,6 +79,11 @@ CASES = [
     # (blocks), then up to 1,000 (blocks2) as time allows. It needs the hand so far in its observations.
     Case("nl50 resolve, public solves", "resolve:public=1,iterations=10,river=100,holdings=120",
          {**NL50_CNN, "history": True}, blocks=50, hands=CNN_BLOCK, blocks2=100),
+    # Added on 2026-11-28 after the case above had played 920 hands (+339 +- 837 mbb/hand at 850), before any
+    # hand of its own: the same agent with four times the iterations per solve and ranges thinned to 200
+    # holdings, to see whether a closer solve gives LBR less; 500 hands first, up to 1,000.
+    Case("nl50 resolve, public solves, 40 iterations", "resolve:public=1,iterations=40,river=400,holdings=200",
+         {**NL50_CNN, "history": True}, blocks=50, hands=CNN_BLOCK, blocks2=100),
 ]
 
 
