@@ -9,7 +9,7 @@ agent fits the environment (a CFR policy file solved for Kuhn refuses a Leduc en
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
@@ -266,6 +266,22 @@ def spec_env_options(spec: str) -> Mapping[str, Any]:
     """The environment options the agent of ``spec`` needs (e.g. ``{"history": True}``), known before it is built."""
     name, _ = parse_spec(spec)
     return REGISTRY[name].env_options
+
+
+def needed_env_options(agents: Sequence[str | Agent], env_config: Mapping[str, Any]) -> dict[str, Any]:
+    """The environment options the agents need (``Agent.env_options``, or the registry's entry of a spec), to be
+    added to ``env_config``; ValueError, naming the agent and the option, where ``env_config`` or an earlier agent
+    sets it to another value."""
+    needs: dict[str, Any] = {}
+    for agent in agents:
+        name, wanted = (agent, spec_env_options(agent)) if isinstance(agent, str) else (agent.name, agent.env_options)
+        for key, value in wanted.items():
+            has = env_config.get(key, needs.get(key, value))
+            if has != value:
+                where = "env_config" if key in env_config else "another agent"
+                raise ValueError(f"agent {name!r} needs the environment option {key}={value!r}, but {where} has {key}={has!r}")
+            needs[key] = value
+    return needs
 
 
 def make_agent(spec: str, env: Any) -> Agent:

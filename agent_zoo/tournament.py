@@ -39,7 +39,7 @@ from agent_zoo import lineups as seating
 from agent_zoo.agent import Agent
 from agent_zoo.aivat import VARIANCE_REDUCTIONS, aivat_terms, value_function
 from agent_zoo.ratings import rate
-from agent_zoo.registry import make_agent, spec_env_options
+from agent_zoo.registry import make_agent, needed_env_options
 from agent_zoo.runner import HandOutcome, HandSpec, child_seed, play_aec, play_vector
 from agent_zoo.stats import StyleCounts
 from agent_zoo.tournament_checkpoint import Checkpoint, agent_identity
@@ -441,14 +441,7 @@ def run_tournament(config: TournamentConfig) -> TournamentResult:
     if cfg.variance_reduction == "aivat" and env_config.get("hands_per_episode", 1) > 1:
         raise ValueError("variance_reduction 'aivat' corrects one-hand episodes, not sessions; got hands_per_episode "
                          f"{env_config['hands_per_episode']}")
-    needs: dict[str, Any] = {}  # environment options the agents need (Agent.env_options, the registry's entries)
-    for spec in agents:
-        wanted = spec.env_options if isinstance(spec, Agent) else spec_env_options(spec)
-        for key, value in wanted.items():
-            if env_config.get(key, needs.get(key, value)) != value:
-                raise ValueError(f"agent {spec if isinstance(spec, str) else spec.name!r} needs the environment option "
-                                 f"{key}={value!r}, but the tournament has {key}={env_config.get(key, needs.get(key))!r}")
-            needs[key] = value
+    needs = needed_env_options(agents, env_config)  # environment options the agents need
     if needs and engine == "vector":
         raise ValueError(f"engine 'vector': agents here need the environment options {needs}, which the batched "
                          "engine does not give; use engine 'aec'")

@@ -12,6 +12,7 @@ import pytest
 from agent_zoo.lbr import LocalBestResponse
 from agent_zoo.lbr.__main__ import main
 from agent_zoo.lbr.vector import make_lbr
+from agent_zoo.registry import needed_env_options
 from agent_zoo.solver.agent import ResolveAgent
 from agent_zoo.solver.agent_config import ResolveConfig, parse_resolve_arg
 from agent_zoo.solver.ranges import COMBO_INDEX
@@ -93,7 +94,21 @@ def test_cli_builds_the_env_the_agent_needs(capsys: pytest.CaptureFixture[str]) 
     assert out["hands"] == 2 and out["agent"] == "resolve:public=1,iterations=2"
     with pytest.raises(SystemExit):
         main(["--game", "nolimit", "--agent", "resolve:iterations=2", "--hands", "2", "--env-config", "history=false"])
-    assert "needs {'history': True}" in capsys.readouterr().err
+    assert "agent 'resolve:iterations=2' needs the environment option history=True, but env_config has history=False" \
+        in capsys.readouterr().err
+
+
+def test_needed_env_options_merge_the_agents_and_name_a_clash() -> None:
+    """One rule for every tool that builds an env for agents (tournament, lbr, viewer, Slumbot seat): the options
+    the agents need, from specs or built agents, and a clash with the config or between agents named."""
+    llm_like = ResolveAgent.for_env(_env(), PUBLIC, name="mine")  # a built agent: its own env_options
+    assert needed_env_options(["random", "resolve:iterations=2"], {}) == {"history": True, "bet_sizing": "chips"}
+    assert needed_env_options([llm_like], {"history": True}) == {"history": True, "bet_sizing": "chips"}
+    with pytest.raises(ValueError, match="agent 'mine' needs the environment option bet_sizing='chips', but env_config "
+                                         "has bet_sizing='abstract'"):
+        needed_env_options(["random", llm_like], {"bet_sizing": "abstract"})
+    abstract = ResolveAgent.for_env(nolimit_holdem_v0.raw_env(history=True), PUBLIC, name="pot")  # needs history only
+    assert needed_env_options([abstract], {"bet_sizing": "abstract"}) == {"history": True}
 
 
 def test_public_spec_key() -> None:

@@ -19,7 +19,7 @@ import numpy as np
 
 from agent_zoo.agent import Agent
 from agent_zoo.bridges.slumbot_codec import BIG_BLIND, BUTTON, SMALL_BLIND, STACK, incr_of_action, replay
-from agent_zoo.registry import make_agent, spec_env_options
+from agent_zoo.registry import make_agent, needed_env_options
 from poker_envs import nolimit_holdem_v0
 from poker_envs.core.cards import NUM_CARDS, cards_arg
 from poker_envs.games.holdem import HoldemState
@@ -52,7 +52,7 @@ class AgentSeat:
             raise ValueError(f"env_config: {', '.join(fixed)} {'is' if len(fixed) == 1 else 'are'} fixed by Slumbot's "
                              "table (heads-up, blinds 50/100, 20,000 chips, one hand at a time); leave "
                              f"{'it' if len(fixed) == 1 else 'them'} out")
-        options = {**spec_env_options(spec), **config}
+        options = {**config, **needed_env_options([spec], config)}
         self.env = nolimit_holdem_v0.raw_env(**TABLE, **options)
         self.agent: Agent = make_agent(spec, self.env)
         self.spec = spec

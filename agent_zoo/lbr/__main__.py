@@ -18,7 +18,7 @@ from typing import Any
 from agent_zoo import cli
 from agent_zoo.lbr.core import LBRConfig
 from agent_zoo.lbr.vector import ENGINES, make_lbr
-from agent_zoo.registry import make_agent, spec_env_options
+from agent_zoo.registry import make_agent, needed_env_options
 from agent_zoo.tournament import build_env
 from poker_envs import catalog
 
@@ -63,11 +63,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         raise ValueError(f"engine 'vector': batched LBR plays heads-up only; --players {args.players} needs --engine aec")
     if args.players != 2 and args.game != "nolimit":
         raise ValueError(f"--players {args.players}: multi-way LBR plays nolimit; {args.game} is heads-up only here")
-    needs = dict(spec_env_options(args.agent))  # what the agent needs of the env (resolve: history, chip sizes)
-    clash = {k: v for k, v in needs.items() if k in args.env_config and args.env_config[k] != v}
-    if clash:
-        raise ValueError(f"--env-config: agent {args.agent!r} needs {clash} (its environment options)")
-    env = build_env(args.game, {**needs, **args.env_config}, args.players)
+    needs = needed_env_options([args.agent], args.env_config)  # e.g. resolve: history=True, chip sizes
+    env = build_env(args.game, {**args.env_config, **needs}, args.players)
     agent = make_agent(args.agent, env)
     config = LBRConfig(rollouts=args.rollouts)
     lbr = make_lbr(env, agent, config, args.engine)

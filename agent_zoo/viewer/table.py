@@ -20,7 +20,7 @@ import numpy as np
 
 from agent_zoo.observe import public_state
 from agent_zoo.play import MenuItem, chips, menu_item
-from agent_zoo.registry import make_agent, spec_env_options
+from agent_zoo.registry import make_agent, needed_env_options
 from agent_zoo.tournament import build_env
 from agent_zoo.viewer.frames import Frame, end_frame, table_frame
 from poker_envs import catalog
@@ -40,11 +40,7 @@ class PlayTable:
     def __init__(self, game: str = "nolimit", agent: str = "random", seed: int | None = None,
                  env_config: dict[str, Any] | None = None, seat: int = 0) -> None:
         self.entry = catalog.game(game)
-        config = dict(env_config or {})
-        for key, value in spec_env_options(agent).items():
-            if key in config and config[key] != value:
-                raise ValueError(f"env_config {key}={config[key]!r}: agent {agent!r} needs {key}={value!r}")
-            config[key] = value
+        config = {**(env_config or {}), **needed_env_options([agent], env_config or {})}
         if config.get("num_players", 2) != 2:
             raise ValueError(f"env_config num_players={config['num_players']!r}: the play table is heads-up (2 players)")
         if seat not in (0, 1):
