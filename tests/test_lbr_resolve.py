@@ -18,6 +18,7 @@ from agent_zoo.solver.agent_config import ResolveConfig, parse_resolve_arg
 from agent_zoo.solver.ranges import COMBO_INDEX
 from poker_envs import nolimit_holdem_v0
 from poker_envs.core.cards import cards_from_str
+from poker_envs.encoders.history import encode_history, with_hole_cards
 
 PUBLIC = ResolveConfig(seconds=None, max_iterations=3, max_holdings=120, flop_samples=1, measure=False, public=True)
 
@@ -70,6 +71,22 @@ def test_public_solve_answers_every_holding_as_the_agent_plays_it() -> None:
     own = ResolveAgent.for_env(env, ResolveConfig(seconds=None, max_iterations=3, max_holdings=120, measure=False))
     LocalBestResponse(env, own).range_probabilities(state, seat, rows[:4])
     assert own.finish_block()["solves"] >= 4  # one solve (at least) per holding asked
+
+
+def test_history_per_holding_equals_the_encoders_for_each_holding() -> None:
+    """The history vectors LBR sends for a range (one encoded, the cards written in per row) equal what
+    ``encode_history`` makes of the state with each holding dealt, at a flop state with actions and blinds."""
+    env = _env()
+    _flop_decision(env, ("Ah Th", "Qs Qd"))
+    env.step(3)  # seat 1 bets 2 chips: an action row on the flop
+    lbr = LocalBestResponse(env, ResolveAgent.for_env(env, PUBLIC))
+    state, layout = env.state, env.history_layout
+    holdings = lbr.family.holdings[[not set(h) & set(state.board) for h in lbr.family.holdings]][::37]
+    batch = with_hole_cards(encode_history(state, 1, layout), holdings, layout)
+    direct = [encode_history(lbr.family.with_hole(state, 1, h), 1, layout) for h in holdings]
+    assert len(holdings) > 20 and np.array_equal(batch, np.stack(direct))
+    with pytest.raises(ValueError, match=r"holes must be \(N, 2\)"):
+        with_hole_cards(batch[0], holdings[:, :1], layout)
 
 
 def test_lbr_plays_hands_against_the_public_agent_reproducibly() -> None:

@@ -44,7 +44,7 @@ import numpy as np
 from agent_zoo.agent import Agent, sample_from, stack
 from agent_zoo.cnn.heuristic import raise_tos
 from agent_zoo.lbr.ranges import CardFamily, LeducFamily, TwoCardFamily
-from poker_envs.encoders.history import encode_history
+from poker_envs.encoders.history import encode_history, with_hole_cards
 from poker_envs.encoders.public import encode_public
 from poker_envs.games.base import CHANCE, AGGRESSIVE_KINDS, ActionKind, GameState, play_chance
 from poker_envs.games.holdem import HoldemGame
@@ -199,22 +199,19 @@ class LocalBestResponse:
         """(len(rows), A): ``range_probabilities`` asked of the agent, one batched query.
 
         One scratch clone gets each holding in turn; the mask and the public vector do not depend on
-        the holding, so only the encoder's vector (and the history's, which shows the cards) is made per
-        holding; one batched query follows."""
+        the holding, so only the encoder's vector is made per holding (the history's differs only in the
+        cards: ``with_hole_cards``); one batched query follows."""
         scratch = self.family.with_hole(state, seat, self.family.holdings[rows[0]])
         first = self.observe(scratch, seat)
         encoded = np.empty((len(rows), *np.shape(first["observation"])), dtype=np.asarray(first["observation"]).dtype)
         encoded[0] = first["observation"]
         per_holding = {"observation": encoded}
         if self._history is not None:
-            per_holding["history"] = np.empty((len(rows), self._history.size), dtype=np.float32)
-            per_holding["history"][0] = first["history"]
+            per_holding["history"] = with_hole_cards(first["history"], self.family.holdings[rows], self._history)
         set_hole = self._hole_setter(scratch, seat)
         for k in range(1, len(rows)):
             set_hole(self.family.holdings[rows[k]])
             encoded[k] = self.base.encoder.encode(scratch, seat)
-            if self._history is not None:
-                per_holding["history"][k] = encode_history(scratch, seat, self._history)
         batch = {key: np.repeat(np.asarray(v)[None], len(rows), axis=0) for key, v in first.items() if key not in per_holding}
         batch.update(per_holding)
         probs = self.agent.action_probabilities_batch(batch)

@@ -183,6 +183,18 @@ def encode_history(
     return out
 
 
+def with_hole_cards(vector: np.ndarray, holes: np.ndarray, layout: HistoryLayout) -> np.ndarray:
+    """(N, size): one encoded history ``vector`` once per row of ``holes`` (N, cards), the observer's cards replaced
+    by the row's: what ``encode_history`` gives for the same state with those cards dealt to the observer (no other
+    field shows them). For asking an agent about every holding it may hold at once (local best response)."""
+    holes = np.asarray(holes)
+    if holes.ndim != 2 or holes.shape[1] != layout.hole_cards:
+        raise ValueError(f"holes must be (N, {layout.hole_cards}) card ids, got shape {holes.shape}")
+    out = np.repeat(np.asarray(vector, dtype=np.float32)[None], len(holes), axis=0)
+    out[:, layout.cards_at : layout.cards_at + layout.hole_cards] = holes
+    return out
+
+
 def decode_history(vector: Sequence[float] | np.ndarray, layout: HistoryLayout) -> HandHistory:
     """The history vector as named fields (ValueError on a wrong length)."""
     v = np.asarray(vector, dtype=np.float64).ravel()
