@@ -7,6 +7,10 @@ the public sees them, updated by Bayes' rule after every action of the hand:
   opponent must fear) excludes nothing. Board cards are removed from both as they are dealt.
 * Pre-flop both play (the opponent by assumption) the equity chart of ``agent_zoo.solver.preflop``; each action
   multiplies the actor's range by the chart's probability of it (fold, check/call or raise) for every holding.
+  With ``preflop="solved"`` (spec ``resolve:preflop=solved``) both play the average strategy of the abstract
+  pre-flop game instead (``agent_zoo.solver.preflop_game``: CFR+ over the 169 classes, equity at the flop), the
+  opponent's sizes read onto its tree by the translation below; where the hand leaves that tree (antes, a raise
+  past its cap) the chart plays the rest of the street.
 * Postflop, each action multiplies the actor's range by the probability that the last solve's strategy gave it,
   holding by holding: the agent's own action by its solve's root, the opponent's answer by the strategy at the
   node after the agent's action in the same solve. Where no solve holds the opponent's decision (the first action
@@ -91,6 +95,8 @@ from agent_zoo.solver.agent_config import (
 )
 from agent_zoo.solver.cfr import RangeCFR
 from agent_zoo.solver.preflop import AGGRESSIVE, FOLD, PASSIVE
+from agent_zoo.solver.preflop_game import FOLD as PF_FOLD
+from agent_zoo.solver.preflop_game import PASSIVE_MOVES, SolvedPreflop, solved_preflop
 from agent_zoo.solver.range_tracking import Moment, bayes_update, board_mask, replay, thin_range
 from agent_zoo.solver.ranges import COMBO_INDEX, NUM_COMBOS
 from agent_zoo.solver.solve import exploitability_pct
@@ -148,10 +154,12 @@ class Solved:
 @dataclass(frozen=True)
 class Track:
     """What the agent knows after a prefix of the hand: the two ranges (2, 1326) and, when the next action is the
-    opponent's answer to the agent's own, the opponent's policy there."""
+    opponent's answer to the agent's own, the opponent's policy there; pre-flop, the node of the solved pre-flop
+    game (``ResolveConfig.preflop``) the actions so far lead to."""
 
     ranges: np.ndarray
     pending: NodePolicy | None = None
+    preflop_node: int = 0  # the node of the solved pre-flop game reached (-1: off its tree, or the chart plays)
 
 
 def _node_fractions(spot: Spot, node_committed: tuple[int, int], player: int, actions: Sequence[Action]) -> tuple[float, ...]:
@@ -275,7 +283,15 @@ class ResolveAgent(Agent):
         view = self._view(observation)
         public, now, track, hero = view.public, view.moments[-1], view.track, view.hero
         probs = np.zeros(mask.size)
-        if public.street == 0:
+        solved_preflop = self._preflop_game(view.history) if public.street == 0 and track.preflop_node >= 0 else None
+        node = solved_preflop.nodes[track.preflop_node] if solved_preflop is not None else None
+        if solved_preflop is not None and node is not None and node.player == view.me:
+            big_blind = round(max(view.history.blinds))
+            for move, p in zip(node.moves, solved_preflop.probs[track.preflop_node][:, hero]):
+                kind = FOLD if move.kind == PF_FOLD else PASSIVE if move.kind in PASSIVE_MOVES else AGGRESSIVE
+                to = move.real_to(round(max(public.bets)), big_blind, round(public.max_raise_to)) if kind == AGGRESSIVE else 0
+                probs[self._kind_id(kind, to, public, mask)] += p
+        elif public.street == 0:
             chart = self.config.chart
             kinds = chart.kind_probabilities(track.ranges[1 - view.me], now.to_call, now.pot, public.can_raise)[:, hero]
             raise_to = chart.raise_to(max(public.bets), public.min_raise_to, public.max_raise_to,
@@ -433,11 +449,22 @@ class ResolveAgent(Agent):
         p = m.actor
         ranges = track.ranges.copy()
         if m.street == 0:
-            kinds = self.config.chart.kind_probabilities(ranges[1 - p], m.to_call, m.pot, m.can_raise)
             kind = FOLD if entry.kind == 0 else PASSIVE if entry.kind in (CHECK, CALL) else AGGRESSIVE
+            solved_preflop = self._preflop_game(history) if track.preflop_node >= 0 else None
+            if solved_preflop is not None and solved_preflop.nodes[track.preflop_node].player == p:
+                at = track.preflop_node
+                rng = np.random.default_rng(np.random.SeedSequence([self.config.seed, 2, _digest(self._key(base, history, i + 1))]))
+                fraction = raise_fraction(entry.total, max(m.bets), m.pot, m.to_call) if kind == AGGRESSIVE else 0.0
+                index = solved_preflop.read(at, ("fold", "passive", "aggressive")[kind], fraction, rng)
+                if index is not None:
+                    moves = solved_preflop.nodes[at].moves
+                    ranges[p] = bayes_update(ranges[p], solved_preflop.probs[at][index], eps, len(moves))
+                    return Track(ranges, preflop_node=solved_preflop.nodes[at].children[index])
+                self._count("untracked_actions")  # off the solved game's tree: the chart reads the rest of the street
+            kinds = self.config.chart.kind_probabilities(ranges[1 - p], m.to_call, m.pot, m.can_raise)
             available = 1 + (m.to_call > 0) + m.can_raise
             ranges[p] = bayes_update(ranges[p], kinds[kind], eps, available)
-            return Track(ranges)
+            return Track(ranges, preflop_node=-1)
         ranges *= board_mask(history.board[: BOARD_AFTER[m.street]])
         children: tuple[NodePolicy | None, ...] = ()
         if p == me:
@@ -456,6 +483,17 @@ class ResolveAgent(Agent):
         ranges[p] = bayes_update(ranges[p], policy.probs[index], eps, len(policy.actions))
         pending = children[index] if p == me else None
         return Track(ranges, pending)
+
+    def _preflop_game(self, history: HandHistory) -> SolvedPreflop | None:
+        """The solved pre-flop game of this hand's table (blinds, the shorter starting stack), or None when the
+        agent plays the chart pre-flop."""
+        if self.config.preflop != "solved":
+            return None
+        blinds = sorted(round(b) for b in history.blinds)
+        if any(history.antes):
+            return None  # the abstract game has no antes: the chart plays
+        stack = round(min(history.start_stacks))
+        return solved_preflop(stack, blinds[0], blinds[1], self.config.preflop_plan, self.config.preflop_iterations)
 
     @staticmethod
     def _tree_index(policy: NodePolicy, entry: ActionEntry, m: Moment, rng: np.random.Generator) -> int | None:

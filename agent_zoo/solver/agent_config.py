@@ -12,12 +12,14 @@ from types import MappingProxyType
 from typing import Any
 
 from agent_zoo.solver.preflop import PreflopChart
+from agent_zoo.solver.preflop_game import PreflopPlan
 from agent_zoo.solver.spot import NO_SIZES, StreetSizes
 from agent_zoo.solver.tree import Act
 
 BOARD_AFTER = (0, 3, 4, 5)  # board cards seen in each betting round of hold'em
 ALLIN_THRESHOLD = Fraction(2, 3)  # a bet or raise committing more than this share of the stack is all-in
 AGGRESSIVE_ACTS = (Act.BET, Act.RAISE, Act.ALLIN)
+PREFLOP_POLICIES = ("chart", "solved")
 
 
 @dataclass(frozen=True)
@@ -57,11 +59,19 @@ class ResolveConfig:
     public: bool = False
     cache_size: int = 1024  # hand prefixes (ranges, solves) remembered
     chart: PreflopChart = field(default_factory=PreflopChart)
+    # Pre-flop policy: "chart" (the equity chart above, for both players) or "solved" (the average strategy of the
+    # abstract pre-flop game of agent_zoo.solver.preflop_game, CFR+ for preflop_iterations, for both players; the
+    # chart takes over when the hand leaves that game's tree).
+    preflop: str = "chart"
+    preflop_plan: PreflopPlan = field(default_factory=PreflopPlan)
+    preflop_iterations: int = 2000
 
     def __post_init__(self) -> None:
         if self.seconds is not None and (isinstance(self.seconds, bool) or not self.seconds > 0):
             raise ValueError(f"seconds must be a positive budget per decision or None (fixed iterations), got {self.seconds!r}")
-        for name in ("max_iterations", "river_iterations", "flop_samples", "max_holdings", "cache_size"):
+        if self.preflop not in PREFLOP_POLICIES:
+            raise ValueError(f"preflop must be one of {', '.join(PREFLOP_POLICIES)}, got {self.preflop!r}")
+        for name in ("max_iterations", "river_iterations", "flop_samples", "max_holdings", "cache_size", "preflop_iterations"):
             value = getattr(self, name)
             if name == "river_iterations" and value is None:
                 continue
@@ -86,7 +96,8 @@ def parse_resolve_arg(arg: str | None) -> ResolveConfig:
     iterations per solve, reproducible), or both comma-separated (a budget with N as the cap); also ``river=M``
     (``river_iterations``: M instead of N for a solve on the river, whose iterations cost a small share of the
     flop's and turn's), ``seed=S``, ``holdings=H`` (``max_holdings``), ``samples=K`` (``flop_samples``) and
-    ``public=1`` (``public``: solves from the public history, one for every holding)."""
+    ``public=1`` (``public``: solves from the public history, one for every holding) and ``preflop=solved``
+    (``preflop``: the solved abstract pre-flop game instead of the equity chart)."""
     if arg is None:
         return ResolveConfig()
     seconds: float | None = ResolveConfig.seconds
@@ -99,13 +110,15 @@ def parse_resolve_arg(arg: str | None) -> ResolveConfig:
                 seconds, timed = float(key), True
             elif key == "public" and value in ("0", "1"):
                 values["public"] = value == "1"
+            elif key == "preflop" and value in PREFLOP_POLICIES:
+                values["preflop"] = value
             elif key in _SPEC_KEYS:
                 values[_SPEC_KEYS[key]] = int(value)
             else:
                 raise ValueError
         except ValueError:
-            raise ValueError(f"agent resolve:{arg}: expected SECONDS, iterations=N, river=M, seed=S, holdings=H, samples=K "
-                             f"or public=0|1 (comma-separated), got {item!r}") from None
+            raise ValueError(f"agent resolve:{arg}: expected SECONDS, iterations=N, river=M, seed=S, holdings=H, samples=K, "
+                             f"public=0|1 or preflop=chart|solved (comma-separated), got {item!r}") from None
     if ("max_iterations" in values or "river_iterations" in values) and not timed:
         seconds = None
     try:

@@ -35,7 +35,8 @@ from functools import lru_cache
 
 import numpy as np
 
-from agent_zoo.solver.ranges import COMBOS, NUM_COMBOS
+from agent_zoo.solver.preflop_game import combo_classes
+from agent_zoo.solver.ranges import NUM_COMBOS
 
 FOLD, PASSIVE, AGGRESSIVE = 0, 1, 2  # the policy's action kinds: fold; check or call; bet or raise
 
@@ -44,13 +45,12 @@ FOLD, PASSIVE, AGGRESSIVE = 0, 1, 2  # the policy's action kinds: fold; check or
 def _tables() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """(E * n (169, 169), n (169, 169), class of each holding in COMBOS order (1326,), holdings per class (169,))."""
     from agent_zoo.push_fold.equity import load_equity
-    from agent_zoo.push_fold.hands import hand_class
 
     table = load_equity()
-    classes = np.array([hand_class(int(a), int(b)) for a, b in COMBOS], dtype=np.int64)
+    classes = combo_classes()
     counts = np.bincount(classes, minlength=169).astype(np.float64)
     weighted = table.equity * table.pair_counts
-    for a in (weighted, classes, counts):
+    for a in (weighted, counts):
         a.setflags(write=False)
     return weighted, table.pair_counts, classes, counts
 

@@ -84,6 +84,11 @@ CASES = [
     # holdings, to see whether a closer solve gives LBR less; 500 hands first, up to 1,000.
     Case("nl50 resolve, public solves, 40 iterations", "resolve:public=1,iterations=40,river=400,holdings=200",
          {**NL50_CNN, "history": True}, blocks=50, hands=CNN_BLOCK, blocks2=100),
+    # Added on 2026-11-29, before any hand against it: the first case's agent with the solved pre-flop
+    # (agent_zoo.solver.preflop_game, CFR+ on the abstract pre-flop game) in place of the equity chart, since LBR
+    # had won its +505 in the big blind, against the chart; 500 hands first, up to 1,000.
+    Case("nl50 resolve, public solves, solved pre-flop", "resolve:public=1,preflop=solved,iterations=10,river=100,holdings=120",
+         {**NL50_CNN, "history": True}, blocks=50, hands=CNN_BLOCK, blocks2=100),
 ]
 
 
