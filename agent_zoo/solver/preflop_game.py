@@ -130,7 +130,7 @@ def build_preflop_tree(stack: int, small_blind: int, big_blind: int, plan: Prefl
             moves.append(Move(CALL, max_bet))
             kids.append(add(1 - player, (max_bet, max_bet), raises, False))
         elif not opening:
-            moves.append(Move(CALL, min(max_bet, stack)))
+            moves.append(Move(CALL, max_bet))
             kids.append(_leaf(nodes, (max_bet, max_bet)))
         for move in raise_targets(plan, committed, player, raises, stack, big_blind, opening):
             after = list(committed)
