@@ -238,8 +238,8 @@ REGISTRY: dict[str, AgentEntry] = {
     "jax": AgentEntry(_jax, True, "checkpoint_<update>.npz saved by python -m agent_zoo.jax_ppo (or jax_rnad) train --out DIR", "self-play PPO or R-NaD policy network trained on the device (JAX); the game it was trained on"),
     "llm": AgentEntry(_llm, True, "MODEL@BASE_URL[,KEY=VALUE...] or a .toml/.json config file", "a language model over an OpenAI-compatible server (OpenAI, vLLM, Ollama, llama.cpp) playing from the text view (docs/llm.md); hold'em family, env built with history=True",
                       MappingProxyType({"history": True})),
-    "resolve": AgentEntry(_resolve, False, "SECONDS per decision (default 1), or iterations=N per solve (reproducible), seed=S, preflop=solved",
-                          "re-solves the postflop subgame at every decision (range-vs-range CFR, Bayesian ranges, pre-flop equity chart or solved abstract pre-flop, pseudo-harmonic translation); heads-up no-limit hold'em, env built with history=True, bet_sizing=chips",
+    "resolve": AgentEntry(_resolve, False, "SECONDS per decision (default 1), or iterations=N per solve (reproducible), seed=S, preflop=chart",
+                          "re-solves the postflop subgame at every decision (range-vs-range CFR, Bayesian ranges, solved abstract pre-flop or an equity chart, pseudo-harmonic translation); heads-up no-limit hold'em, env built with history=True, bet_sizing=chips",
                           MappingProxyType({"history": True, "bet_sizing": "chips"})),
     "module": AgentEntry(_module, True, "package.module:callable", "an importable Agent, agent factory (no argument or the env) or function (observation, rng) -> action; any game"),
 }

@@ -172,8 +172,8 @@ def test_agent_plays_and_tracks_the_solved_preflop() -> None:
 
 
 def test_preflop_option_in_config_and_spec() -> None:
-    assert parse_resolve_arg("preflop=solved,iterations=5").preflop == "solved"
-    assert parse_resolve_arg("iterations=5").preflop == "chart"
+    assert parse_resolve_arg("preflop=chart,iterations=5").preflop == "chart"
+    assert parse_resolve_arg("iterations=5").preflop == "solved"  # the default
     with pytest.raises(ValueError, match="preflop=chart\\|solved"):
         parse_resolve_arg("preflop=nash")
     with pytest.raises(ValueError, match="preflop must be one of chart, solved"):

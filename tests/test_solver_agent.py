@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -81,7 +82,7 @@ def test_preflop_chart_ranks_hands_and_the_raise_update_follows_it() -> None:
     probability mixed with epsilon; aces are kept, seven-deuce nearly gone."""
     env = _env()
     env.reset(seed=0, options={"button": 0, "hole": [cards_from_str("Ah Ad"), cards_from_str("7c 2d")]})
-    agent = ResolveAgent.for_env(env, FAST)
+    agent = ResolveAgent.for_env(env, replace(FAST, preflop="chart"))
     env.step(7)  # seat 0 (button, small blind) raises to 6 chips (chips sizing: id = raise-to + 1)
     obs = env.observe("player_1")
     ranges = agent.ranges(obs)

@@ -5,12 +5,12 @@ the public sees them, updated by Bayes' rule after every action of the hand:
 
 * At the start both are uniform; the opponent's excludes the agent's own two cards, the agent's own (the range the
   opponent must fear) excludes nothing. Board cards are removed from both as they are dealt.
-* Pre-flop both play (the opponent by assumption) the equity chart of ``agent_zoo.solver.preflop``; each action
-  multiplies the actor's range by the chart's probability of it (fold, check/call or raise) for every holding.
-  With ``preflop="solved"`` (spec ``resolve:preflop=solved``) both play the average strategy of the abstract
-  pre-flop game instead (``agent_zoo.solver.preflop_game``: CFR+ over the 169 classes, equity at the flop), the
-  opponent's sizes read onto its tree by the translation below; where the hand leaves that tree (antes, a raise
-  past its cap) the chart plays the rest of the street.
+* Pre-flop both play (the opponent by assumption) the average strategy of the abstract pre-flop game
+  (``agent_zoo.solver.preflop_game``: CFR+ over the 169 classes, equity at the flop, solved once per table), the
+  opponent's sizes read onto its tree by the translation below; each action multiplies the actor's range by the
+  strategy's probability of it for every holding. Where the hand leaves that tree (antes, a raise past its cap),
+  and throughout with ``preflop="chart"`` (spec ``resolve:preflop=chart``), both play the equity chart of
+  ``agent_zoo.solver.preflop`` (fold, check/call or raise by all-in equity against the other's range).
 * Postflop, each action multiplies the actor's range by the probability that the last solve's strategy gave it,
   holding by holding: the agent's own action by its solve's root, the opponent's answer by the strategy at the
   node after the agent's action in the same solve. Where no solve holds the opponent's decision (the first action

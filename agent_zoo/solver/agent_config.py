@@ -59,10 +59,10 @@ class ResolveConfig:
     public: bool = False
     cache_size: int = 1024  # hand prefixes (ranges, solves) remembered
     chart: PreflopChart = field(default_factory=PreflopChart)
-    # Pre-flop policy: "chart" (the equity chart above, for both players) or "solved" (the average strategy of the
-    # abstract pre-flop game of agent_zoo.solver.preflop_game, CFR+ for preflop_iterations, for both players; the
-    # chart takes over when the hand leaves that game's tree).
-    preflop: str = "chart"
+    # Pre-flop policy of both players: "solved" (the average strategy of the abstract pre-flop game of
+    # agent_zoo.solver.preflop_game, CFR+ for preflop_iterations; the chart takes over when the hand leaves that
+    # game's tree) or "chart" (the equity chart above; the default until 2026-11-29).
+    preflop: str = "solved"
     preflop_plan: PreflopPlan = field(default_factory=PreflopPlan)
     preflop_iterations: int = 2000
 
@@ -96,8 +96,8 @@ def parse_resolve_arg(arg: str | None) -> ResolveConfig:
     iterations per solve, reproducible), or both comma-separated (a budget with N as the cap); also ``river=M``
     (``river_iterations``: M instead of N for a solve on the river, whose iterations cost a small share of the
     flop's and turn's), ``seed=S``, ``holdings=H`` (``max_holdings``), ``samples=K`` (``flop_samples``) and
-    ``public=1`` (``public``: solves from the public history, one for every holding) and ``preflop=solved``
-    (``preflop``: the solved abstract pre-flop game instead of the equity chart)."""
+    ``public=1`` (``public``: solves from the public history, one for every holding) and ``preflop=chart``
+    (``preflop``: the equity chart instead of the solved abstract pre-flop game)."""
     if arg is None:
         return ResolveConfig()
     seconds: float | None = ResolveConfig.seconds

@@ -77,12 +77,13 @@ CASES = [
     # Added on 2026-11-28, before any LBR hand against it: the re-solving agent with public solves (one solve
     # answers every holding LBR asks about), the settings of its zoo matches (docs/solver.md); 500 hands first
     # (blocks), then up to 1,000 (blocks2) as time allows. It needs the hand so far in its observations.
-    Case("nl50 resolve, public solves", "resolve:public=1,iterations=10,river=100,holdings=120",
+    # Both cases ran with the pre-flop chart, the agent's default until 2026-11-29: preflop=chart spells it now.
+    Case("nl50 resolve, public solves", "resolve:public=1,preflop=chart,iterations=10,river=100,holdings=120",
          {**NL50_CNN, "history": True}, blocks=50, hands=CNN_BLOCK, blocks2=100),
     # Added on 2026-11-28 after the case above had played 920 hands (+339 +- 837 mbb/hand at 850), before any
     # hand of its own: the same agent with four times the iterations per solve and ranges thinned to 200
     # holdings, to see whether a closer solve gives LBR less; 500 hands first, up to 1,000.
-    Case("nl50 resolve, public solves, 40 iterations", "resolve:public=1,iterations=40,river=400,holdings=200",
+    Case("nl50 resolve, public solves, 40 iterations", "resolve:public=1,preflop=chart,iterations=40,river=400,holdings=200",
          {**NL50_CNN, "history": True}, blocks=50, hands=CNN_BLOCK, blocks2=100),
     # Added on 2026-11-29, before any hand against it: the first case's agent with the solved pre-flop
     # (agent_zoo.solver.preflop_game, CFR+ on the abstract pre-flop game) in place of the equity chart, since LBR
