@@ -180,3 +180,15 @@ def test_preflop_option_in_config_and_spec() -> None:
         ResolveConfig(preflop="nash")
     with pytest.raises(ValueError, match="preflop_iterations"):
         ResolveConfig(preflop_iterations=0)
+
+
+def test_agent_falls_back_to_the_chart_where_the_abstract_game_does_not_fit() -> None:
+    """A table with antes, or a stack no deeper than the big blind, has no abstract game: the chart plays."""
+    config = ResolveConfig(seconds=None, max_iterations=3, measure=False, preflop_iterations=50)
+    for table in ({"ante": 1}, {"starting_stack": 2}):
+        env = _env(**table)
+        env.reset(seed=0)
+        agent = ResolveAgent.for_env(env, config)
+        chart_agent = ResolveAgent.for_env(env, ResolveConfig(seconds=None, max_iterations=3, measure=False, preflop="chart"))
+        obs = env.observe(env.agent_selection)
+        assert agent.action_probabilities(obs) == pytest.approx(chart_agent.action_probabilities(obs))

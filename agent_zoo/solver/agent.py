@@ -485,14 +485,14 @@ class ResolveAgent(Agent):
         return Track(ranges, pending)
 
     def _preflop_game(self, history: HandHistory) -> SolvedPreflop | None:
-        """The solved pre-flop game of this hand's table (blinds, the shorter starting stack), or None when the
-        agent plays the chart pre-flop."""
+        """The solved pre-flop game of this hand's table (blinds, the shorter starting stack; a table seen for the
+        first time costs a solve of a few seconds, then it is cached), or None when the agent plays the chart."""
         if self.config.preflop != "solved":
             return None
         blinds = sorted(round(b) for b in history.blinds)
-        if any(history.antes):
-            return None  # the abstract game has no antes: the chart plays
         stack = round(min(history.start_stacks))
+        if any(history.antes) or not 0 < blinds[0] <= blinds[1] < stack:
+            return None  # the abstract game has no antes and needs chips past the big blind: the chart plays
         return solved_preflop(stack, blinds[0], blinds[1], self.config.preflop_plan, self.config.preflop_iterations)
 
     @staticmethod
