@@ -16,10 +16,6 @@ from agent_zoo.push_fold.solver import PushFoldSolver, PushFoldSolverConfig, ran
 from agent_zoo.solver.agent import ResolveAgent
 from agent_zoo.solver.agent_config import ResolveConfig, parse_resolve_arg
 from agent_zoo.solver.preflop_game import (
-    ALLIN,
-    CALL,
-    FOLD,
-    RAISE,
     Move,
     PreflopCFR,
     PreflopPlan,
@@ -29,6 +25,7 @@ from agent_zoo.solver.preflop_game import (
 )
 from agent_zoo.solver.range_tracking import bayes_update, board_mask
 from agent_zoo.solver.ranges import COMBO_INDEX
+from agent_zoo.solver.tree import Act
 from poker_envs import nolimit_holdem_v0
 from poker_envs.core.cards import cards_from_str
 
@@ -39,7 +36,7 @@ PUSH_FOLD = PreflopPlan(open_to=(), limp=False, raise_multiples=(), max_raises=0
 def test_push_fold_plan_equals_the_push_fold_solver(stack_bb: int) -> None:
     exact = PushFoldSolver(PushFoldSolverConfig(stack_bb=stack_bb)).solve()
     cfr = PreflopCFR(2 * stack_bb, 1, 2, PUSH_FOLD)  # chips: blinds 1 and 2
-    assert [[m.kind for m in n.moves] for n in cfr.nodes if n.moves] == [[FOLD, ALLIN], [FOLD, CALL]]
+    assert [[m.kind for m in n.moves] for n in cfr.nodes if n.moves] == [[Act.FOLD, Act.ALLIN], [Act.FOLD, Act.CALL]]
     cfr.iterate(1500)
     policy = cfr.average_policy()
     big_blind, button = cfr.values(policy)  # player 0 is the big blind
@@ -56,7 +53,7 @@ def _paths(nodes: Any, index: int = 0, raises: int = 0) -> list[tuple[int, int]]
     node = nodes[index]
     if node.terminal:
         return [(index, raises)]
-    return [p for m, k in zip(node.moves, node.children) for p in _paths(nodes, k, raises + (m.kind == RAISE))]
+    return [p for m, k in zip(node.moves, node.children) for p in _paths(nodes, k, raises + (m.kind == Act.RAISE))]
 
 
 @pytest.mark.parametrize("stack", [7, 40, 100, 400])
@@ -69,11 +66,11 @@ def test_tree_follows_the_plan_and_the_rules(stack: int) -> None:
         for move, child in zip(node.moves, node.children):
             assert move.to <= stack
             max_bet, last_raise = max(node.committed), max(node.committed) - min(node.committed)
-            if move.kind in (RAISE, ALLIN):
+            if move.kind in (Act.RAISE, Act.ALLIN):
                 assert move.to > max_bet
-                assert move.kind == ALLIN or move.to >= max_bet + max(last_raise, 2)  # a full raise
-                assert (move.kind == ALLIN) == (move.to == stack)
-                assert move.kind == ALLIN or move.to <= plan.allin_share * stack
+                assert move.kind == Act.ALLIN or move.to >= max_bet + max(last_raise, 2)  # a full raise
+                assert (move.kind == Act.ALLIN) == (move.to == stack)
+                assert move.kind == Act.ALLIN or move.to <= plan.allin_share * stack
             kid = nodes[child]
             if kid.terminal == "fold":
                 assert kid.folder == node.player and kid.committed == node.committed
@@ -84,17 +81,17 @@ def test_tree_follows_the_plan_and_the_rules(stack: int) -> None:
     if stack >= 40:  # deep enough for the sizes: the open to 2 and 3 big blinds and a 4-times re-raise exist
         assert [m.to for m in root.moves] == [1, 2, 4, 6, stack]
         open3 = nodes[root.children[3]]
-        assert [m.kind for m in open3.moves][:2] == [FOLD, CALL]
-        assert [m.to for m in open3.moves if m.kind == RAISE] == [15, 24] or stack < 100
+        assert [m.kind for m in open3.moves][:2] == [Act.FOLD, Act.CALL]
+        assert [m.to for m in open3.moves if m.kind == Act.RAISE] == [15, 24]
 
 
 def test_moves_give_real_raise_sizes() -> None:
-    assert Move(RAISE, 5, 2.5, True).real_to(max_bet=2, big_blind=2, all_in_to=100) == 5
-    assert Move(RAISE, 5, 2.5, True).real_to(max_bet=2, big_blind=50, all_in_to=10_000) == 125
-    assert Move(RAISE, 15, 3.0, False).real_to(max_bet=7, big_blind=2, all_in_to=100) == 21
-    assert Move(ALLIN, 100).real_to(max_bet=7, big_blind=2, all_in_to=83) == 83
+    assert Move(Act.RAISE, 5, 2.5, True).real_to(max_bet=2, big_blind=2, all_in_to=100) == 5
+    assert Move(Act.RAISE, 5, 2.5, True).real_to(max_bet=2, big_blind=50, all_in_to=10_000) == 125
+    assert Move(Act.RAISE, 15, 3.0, False).real_to(max_bet=7, big_blind=2, all_in_to=100) == 21
+    assert Move(Act.ALLIN, 100).real_to(max_bet=7, big_blind=2, all_in_to=83) == 83
     with pytest.raises(ValueError, match="only raises"):
-        Move(CALL, 2).real_to(2, 2, 100)
+        Move(Act.CALL, 2).real_to(2, 2, 100)
 
 
 def test_plan_refuses_bad_values() -> None:
@@ -108,7 +105,7 @@ def test_plan_refuses_bad_values() -> None:
         build_preflop_tree(2, 1, 2, PreflopPlan())
 
 
-def test_solved_game_converges_and_reads_observed_sizes() -> None:
+def test_solved_game_converges_with_a_strategy_per_holding() -> None:
     solved = solved_preflop(100, 1, 2, PreflopPlan(), 600)
     early = PreflopCFR(100, 1, 2)
     early.iterate(60)
@@ -117,16 +114,10 @@ def test_solved_game_converges_and_reads_observed_sizes() -> None:
         assert probs.shape == (len(solved.nodes[node].moves), 1326)
         assert np.allclose(probs.sum(axis=0), 1.0)
         assert np.array_equal(probs[:, combo_classes() == 0], np.repeat(probs[:, [int(np.argmax(combo_classes() == 0))]], 6, axis=1))
-    rng = np.random.default_rng(0)
     root = solved.nodes[0]
-    assert [m.kind for m in root.moves] == [FOLD, CALL, RAISE, ALLIN]
-    assert solved.read(0, "fold", 0.0, rng) == 0 and solved.read(0, "passive", 0.0, rng) == 1
-    open_fraction = solved.fraction(0, root.moves[2])  # raise to 5: (5 - 2) / (3 + 1)
-    assert open_fraction == pytest.approx(0.75)
-    assert solved.read(0, "aggressive", 0.75, rng) == 2
-    assert solved.read(0, "aggressive", 100.0, rng) == 3  # past the largest size: all-in
+    assert [m.kind for m in root.moves] == [Act.FOLD, Act.CALL, Act.RAISE, Act.ALLIN]
     facing_allin = solved.nodes[root.children[3]]
-    assert solved.read(root.children[3], "aggressive", 1.0, rng) is None and [m.kind for m in facing_allin.moves] == [FOLD, CALL]
+    assert [m.kind for m in facing_allin.moves] == [Act.FOLD, Act.CALL]
     aa, seven_deuce = COMBO_INDEX[cards_from_str("Ah")[0], cards_from_str("Ad")[0]], COMBO_INDEX[cards_from_str("7c")[0], cards_from_str("2d")[0]]
     call_allin = solved.probs[root.children[3]][1]
     assert call_allin[aa] > 0.99 and call_allin[seven_deuce] < 0.01
@@ -159,16 +150,31 @@ def test_agent_plays_and_tracks_the_solved_preflop() -> None:
     assert late[1] == pytest.approx(bayes_update(np.ones(1326), solved.probs[0][2], config.epsilon, 4))
     after_open = solved.nodes[0].children[2]
     facing = solved.nodes[after_open]
-    assert [(m.kind, m.to) for m in facing.moves] == [(FOLD, 2), (CALL, 5), (RAISE, 15), (ALLIN, 100)]
+    assert [(m.kind, m.to) for m in facing.moves] == [(Act.FOLD, 2), (Act.CALL, 5), (Act.RAISE, 15), (Act.ALLIN, 100)]
     assert late[0] == pytest.approx(bayes_update(board_mask(hero), solved.probs[after_open][2], config.epsilon, 4))
     obs = env.observe("player_0")
     probs = agent.action_probabilities(obs)  # the button facing the re-raise: the solved node after it
     node = facing.children[2]
     mine = solved.probs[node][:, COMBO_INDEX[hero[0], hero[1]]]
     kinds = [m.kind for m in solved.nodes[node].moves]
-    assert kinds == [FOLD, CALL, RAISE, ALLIN]  # re-raise to 3 x 10 = 30 chips, id 31
+    assert kinds == [Act.FOLD, Act.CALL, Act.RAISE, Act.ALLIN]  # re-raise to 3 x 10 = 30 chips, id 31
     assert probs[[0, 1, 31, 101]] == pytest.approx(mine)
     assert np.all(probs[np.asarray(obs["action_mask"]) == 0] == 0)
+
+
+def test_an_all_in_is_read_as_the_trees_all_in() -> None:
+    config = ResolveConfig(seconds=None, max_iterations=3, measure=False, preflop_iterations=300)
+    env = _env()
+    hero = cards_from_str("Ah Kd")
+    env.reset(seed=0, options={"button": 0, "hole": [cards_from_str("7c 2d"), hero]})
+    agent = ResolveAgent.for_env(env, config)
+    solved = solved_preflop(100, 1, 2, config.preflop_plan, 300)
+    env.step(101)  # the button moves all-in (to 100 chips)
+    ranges = agent.ranges(env.observe("player_1"))
+    assert ranges[1] == pytest.approx(bayes_update(board_mask(hero), solved.probs[0][3], config.epsilon, 4))
+    probs = agent.action_probabilities(env.observe("player_1"))  # fold or call, as the node after the all-in
+    mine = solved.probs[solved.nodes[0].children[3]][:, COMBO_INDEX[hero[0], hero[1]]]
+    assert probs[[0, 1]] == pytest.approx(mine) and probs[2:].sum() == 0
 
 
 def test_preflop_option_in_config_and_spec() -> None:

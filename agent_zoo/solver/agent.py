@@ -95,8 +95,7 @@ from agent_zoo.solver.agent_config import (
 )
 from agent_zoo.solver.cfr import RangeCFR
 from agent_zoo.solver.preflop import AGGRESSIVE, FOLD, PASSIVE
-from agent_zoo.solver.preflop_game import FOLD as PF_FOLD
-from agent_zoo.solver.preflop_game import PASSIVE_MOVES, SolvedPreflop, solved_preflop
+from agent_zoo.solver.preflop_game import SolvedPreflop, solved_preflop
 from agent_zoo.solver.range_tracking import Moment, bayes_update, board_mask, replay, thin_range
 from agent_zoo.solver.ranges import COMBO_INDEX, NUM_COMBOS
 from agent_zoo.solver.solve import exploitability_pct
@@ -162,12 +161,25 @@ class Track:
     preflop_node: int = 0  # the node of the solved pre-flop game reached (-1: off its tree, or the chart plays)
 
 
-def _node_fractions(spot: Spot, node_committed: tuple[int, int], player: int, actions: Sequence[Action]) -> tuple[float, ...]:
-    """Pot fraction of each aggressive action at a first-street node (its street bets are its ``committed``)."""
-    pot = spot.pot + node_committed[0] + node_committed[1]
+def _node_fractions(pot_before: int, node_committed: tuple[int, int], player: int, actions: Sequence[Action]) -> tuple[float, ...]:
+    """Pot fraction of each aggressive action at a first-street node (its street bets are its ``committed``, the
+    pot before them ``pot_before``)."""
+    pot = pot_before + node_committed[0] + node_committed[1]
     max_bet = max(node_committed)
     owe = max_bet - node_committed[player]
     return tuple(raise_fraction(a.to, max_bet, pot, owe) if a.kind in AGGRESSIVE_ACTS else float("nan") for a in actions)
+
+
+def _kind(act: Act) -> int:
+    """The env-facing kind of a tree action: fold, check/call (passive) or bet/raise/all-in (aggressive)."""
+    return FOLD if act == Act.FOLD else PASSIVE if act in (Act.CHECK, Act.CALL) else AGGRESSIVE
+
+
+def _preflop_policy(solved: SolvedPreflop, at: int) -> NodePolicy:
+    """Node ``at`` of the solved pre-flop game as a policy the range tracking reads (its moves as tree actions)."""
+    node = solved.nodes[at]
+    actions = tuple(Action(m.kind, m.to) for m in node.moves)
+    return NodePolicy(node.player, 0, actions, _node_fractions(0, node.committed, node.player, actions), solved.probs[at])
 
 
 def _spread(cfr: RangeCFR, node_id: int) -> np.ndarray:
@@ -288,7 +300,7 @@ class ResolveAgent(Agent):
         if solved_preflop is not None and node is not None and node.player == view.me:
             big_blind = round(max(view.history.blinds))
             for move, p in zip(node.moves, solved_preflop.probs[track.preflop_node][:, hero]):
-                kind = FOLD if move.kind == PF_FOLD else PASSIVE if move.kind in PASSIVE_MOVES else AGGRESSIVE
+                kind = _kind(move.kind)
                 to = move.real_to(round(max(public.bets)), big_blind, round(public.max_raise_to)) if kind == AGGRESSIVE else 0
                 probs[self._kind_id(kind, to, public, mask)] += p
         elif public.street == 0:
@@ -301,8 +313,7 @@ class ResolveAgent(Agent):
         else:
             solved = self._decision_solve(view)
             for action, p in zip(solved.root.actions, solved.root.probs[:, hero]):
-                kind = FOLD if action.kind == Act.FOLD else PASSIVE if action.kind in (Act.CHECK, Act.CALL) else AGGRESSIVE
-                probs[self._kind_id(kind, action.to, public, mask)] += p
+                probs[self._kind_id(_kind(action.kind), action.to, public, mask)] += p
         probs = np.where(mask > 0, probs, 0.0)
         if not probs.sum() > 0:  # cannot happen with a legal check/call; kept as a guard against a bad mask
             self._count("fallbacks")
@@ -449,18 +460,17 @@ class ResolveAgent(Agent):
         p = m.actor
         ranges = track.ranges.copy()
         if m.street == 0:
-            kind = FOLD if entry.kind == 0 else PASSIVE if entry.kind in (CHECK, CALL) else AGGRESSIVE
             solved_preflop = self._preflop_game(history) if track.preflop_node >= 0 else None
             if solved_preflop is not None and solved_preflop.nodes[track.preflop_node].player == p:
                 at = track.preflop_node
+                policy = _preflop_policy(solved_preflop, at)
                 rng = np.random.default_rng(np.random.SeedSequence([self.config.seed, 2, _digest(self._key(base, history, i + 1))]))
-                fraction = raise_fraction(entry.total, max(m.bets), m.pot, m.to_call) if kind == AGGRESSIVE else 0.0
-                index = solved_preflop.read(at, ("fold", "passive", "aggressive")[kind], fraction, rng)
+                index = self._tree_index(policy, entry, m, rng)
                 if index is not None:
-                    moves = solved_preflop.nodes[at].moves
-                    ranges[p] = bayes_update(ranges[p], solved_preflop.probs[at][index], eps, len(moves))
+                    ranges[p] = bayes_update(ranges[p], policy.probs[index], eps, len(policy.actions))
                     return Track(ranges, preflop_node=solved_preflop.nodes[at].children[index])
                 self._count("untracked_actions")  # off the solved game's tree: the chart reads the rest of the street
+            kind = FOLD if entry.kind == 0 else PASSIVE if entry.kind in (CHECK, CALL) else AGGRESSIVE
             kinds = self.config.chart.kind_probabilities(ranges[1 - p], m.to_call, m.pot, m.can_raise)
             available = 1 + (m.to_call > 0) + m.can_raise
             ranges[p] = bayes_update(ranges[p], kinds[kind], eps, available)
@@ -634,7 +644,7 @@ class ResolveAgent(Agent):
         assert first_tree is not None
         spot, top = spots[0], first_tree.nodes[0]
         actions = tuple(top.actions)
-        root = NodePolicy(m.actor, m.street, actions, _node_fractions(spot, top.committed, m.actor, actions),
+        root = NodePolicy(m.actor, m.street, actions, _node_fractions(spot.pot, top.committed, m.actor, actions),
                           _combine(roots, ranges[m.actor]))
         other = 1 - m.actor
         children: list[NodePolicy | None] = []
@@ -645,7 +655,7 @@ class ResolveAgent(Agent):
                 children.append(None)
                 continue
             child_actions = tuple(node.actions)
-            children.append(NodePolicy(other, m.street, child_actions, _node_fractions(spot, node.committed, other, child_actions),
+            children.append(NodePolicy(other, m.street, child_actions, _node_fractions(spot.pot, node.committed, other, child_actions),
                                        _combine(parts, ranges[other])))  # type: ignore[arg-type]
         gap = float(np.mean(gaps)) if gaps else float("nan")
         solved = Solved(root, tuple(children), float(np.mean(iterations)), gap, len(spots))

@@ -24,8 +24,7 @@ from typing import NamedTuple
 import numpy as np
 
 from agent_zoo.regret import regret_matching, update_regrets
-
-FOLD, CHECK, CALL, RAISE, ALLIN = "fold", "check", "call", "raise", "allin"
+from agent_zoo.solver.tree import Act
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -53,20 +52,21 @@ class PreflopPlan:
 
 
 class Move(NamedTuple):
-    """An action of the abstract game: its kind, the street chips the actor has in after it and, for a raise short
-    of all-in, its rule: to ``times`` big blinds (``of_blind``, the open) or ``times`` the bet faced."""
+    """An action of the abstract game: its kind (the postflop tree's ``Act``), the street chips the actor has in
+    after it and, for a raise short of all-in, its rule: to ``times`` big blinds (``of_blind``, the open) or
+    ``times`` the bet faced."""
 
-    kind: str
+    kind: Act
     to: int
     times: float = 0.0
     of_blind: bool = False
 
     def real_to(self, max_bet: int, big_blind: int, all_in_to: int) -> int:
         """The same move at a real table: the raise-to its rule gives there (all-in: ``all_in_to``)."""
-        if self.kind == ALLIN:
+        if self.kind == Act.ALLIN:
             return all_in_to
-        if self.kind != RAISE:
-            raise ValueError(f"only raises have a raise-to, not {self.kind!r}")
+        if self.kind != Act.RAISE:
+            raise ValueError(f"only raises have a raise-to, not {self.kind.name.lower()}")
         return round(self.times * (big_blind if self.of_blind else max_bet))
 
 
@@ -95,15 +95,15 @@ def raise_targets(plan: PreflopPlan, committed: tuple[int, int], actor: int, rai
     min_to = max_bet + max(max_bet - min(committed), big_blind)
     rules: list[Move] = []
     if raises < plan.max_raises:
-        rules = [Move(RAISE, 0, x, opening) for x in (plan.open_to if opening else plan.raise_multiples)]
+        rules = [Move(Act.RAISE, 0, x, opening) for x in (plan.open_to if opening else plan.raise_multiples)]
     moves: list[Move] = []
     for rule in rules:
         to = max(rule.real_to(max_bet, big_blind, stack), min_to)
-        move = Move(ALLIN, stack) if to > plan.allin_share * stack or to >= stack else rule._replace(to=to)
-        if all(m.to != move.to for m in moves) and (move.kind == RAISE or plan.allin):
+        move = Move(Act.ALLIN, stack) if to > plan.allin_share * stack or to >= stack else rule._replace(to=to)
+        if all(m.to != move.to for m in moves) and (move.kind == Act.RAISE or plan.allin):
             moves.append(move)
     if plan.allin and all(m.to != stack for m in moves):
-        moves.append(Move(ALLIN, stack))
+        moves.append(Move(Act.ALLIN, stack))
     return [m for m in moves if m.to > max_bet]
 
 
@@ -120,17 +120,17 @@ def build_preflop_tree(stack: int, small_blind: int, big_blind: int, plan: Prefl
         moves: list[Move] = []
         kids: list[int] = []
         if to_call > 0:
-            moves.append(Move(FOLD, committed[player]))
+            moves.append(Move(Act.FOLD, committed[player]))
             kids.append(_leaf(nodes, committed, folder=player))
         max_bet = max(committed)
         if to_call == 0:
-            moves.append(Move(CHECK, max_bet))
+            moves.append(Move(Act.CHECK, max_bet))
             kids.append(_leaf(nodes, committed))  # a check closes the street (the big blind's option after a limp)
         elif opening and plan.limp:
-            moves.append(Move(CALL, max_bet))
+            moves.append(Move(Act.CALL, max_bet))
             kids.append(add(1 - player, (max_bet, max_bet), raises, False))
         elif not opening:
-            moves.append(Move(CALL, max_bet))
+            moves.append(Move(Act.CALL, max_bet))
             kids.append(_leaf(nodes, (max_bet, max_bet)))
         for move in raise_targets(plan, committed, player, raises, stack, big_blind, opening):
             after = list(committed)
@@ -247,10 +247,6 @@ def combo_classes() -> np.ndarray:
     return classes
 
 
-PASSIVE_MOVES = (CHECK, CALL)
-AGGRESSIVE_MOVES = (RAISE, ALLIN)
-
-
 @dataclass(frozen=True)
 class SolvedPreflop:
     """The abstract game's average strategy, per node as (moves, 1326) probabilities over the holdings."""
@@ -259,32 +255,6 @@ class SolvedPreflop:
     probs: dict[int, np.ndarray]
     nash_conv: float  # chips, both players' best-response gains in the abstract game
     iterations: int
-
-    def fraction(self, node: int, move: Move) -> float:
-        """The pot fraction of a raise at ``node`` (``agent_zoo.solver.translation.raise_fraction``)."""
-        from agent_zoo.solver.translation import raise_fraction
-
-        n = self.nodes[node]
-        max_bet = max(n.committed)
-        return raise_fraction(move.to, max_bet, sum(n.committed), max_bet - n.committed[n.player])
-
-    def read(self, node: int, kind: str, fraction: float, rng: np.random.Generator) -> int | None:
-        """The move at ``node`` an observed action is read as: ``kind`` "fold", "passive" (check or call) or
-        "aggressive" with its pot ``fraction`` (pseudo-harmonic translation onto the node's raises); None when
-        the node has no move of that kind."""
-        from agent_zoo.solver.translation import translate
-
-        moves = self.nodes[node].moves
-        if kind == "fold":
-            wanted = [i for i, m in enumerate(moves) if m.kind == FOLD]
-        elif kind == "passive":
-            wanted = [i for i, m in enumerate(moves) if m.kind in PASSIVE_MOVES]
-        else:
-            raises = [i for i, m in enumerate(moves) if m.kind in AGGRESSIVE_MOVES]
-            if not raises:
-                return None
-            return raises[translate(fraction, [self.fraction(node, moves[i]) for i in raises], rng)]
-        return wanted[0] if wanted else None
 
 
 @lru_cache(maxsize=16)
