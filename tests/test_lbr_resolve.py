@@ -118,12 +118,12 @@ def test_cli_builds_the_env_the_agent_needs(capsys: pytest.CaptureFixture[str]) 
 def test_needed_env_options_merge_the_agents_and_name_a_clash() -> None:
     """One rule for every tool that builds an env for agents (tournament, lbr, viewer, Slumbot seat): the options
     the agents need, from specs or built agents, and a clash with the config or between agents named."""
-    llm_like = ResolveAgent.for_env(_env(), PUBLIC, name="mine")  # a built agent: its own env_options
+    built = ResolveAgent.for_env(_env(), PUBLIC, name="mine")  # a built agent: its own env_options
     assert needed_env_options(["random", "resolve:iterations=2"], {}) == {"history": True, "bet_sizing": "chips"}
-    assert needed_env_options([llm_like], {"history": True}) == {"history": True, "bet_sizing": "chips"}
+    assert needed_env_options([built], {"history": True}) == {"history": True, "bet_sizing": "chips"}
     with pytest.raises(ValueError, match="agent 'mine' needs the environment option bet_sizing='chips', but env_config "
                                          "has bet_sizing='abstract'"):
-        needed_env_options(["random", llm_like], {"bet_sizing": "abstract"})
+        needed_env_options(["random", built], {"bet_sizing": "abstract"})
     abstract = ResolveAgent.for_env(nolimit_holdem_v0.raw_env(history=True), PUBLIC, name="pot")  # needs history only
     assert needed_env_options([abstract], {"bet_sizing": "abstract"}) == {"history": True}
 

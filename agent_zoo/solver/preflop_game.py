@@ -73,12 +73,11 @@ class Move(NamedTuple):
 @dataclass(frozen=True)
 class Node:
     """A node: ``player`` to act (0 the big blind, 1 the button; -1 at a terminal), the chips each has in, the
-    raises so far, the moves and their children (decisions), or the terminal's kind ("fold" with the folder as
-    ``folder``, or "showdown")."""
+    moves and their children (decisions), or the terminal's kind ("fold" with the folder as ``folder``, or
+    "showdown")."""
 
     player: int
     committed: tuple[int, int]
-    raises: int
     moves: tuple[Move, ...] = ()
     children: tuple[int, ...] = ()
     terminal: str = ""
@@ -137,7 +136,7 @@ def build_preflop_tree(stack: int, small_blind: int, big_blind: int, plan: Prefl
             after[player] = move.to
             moves.append(move)
             kids.append(add(1 - player, (after[0], after[1]), raises + 1, False))
-        nodes[index] = Node(player, committed, raises, tuple(moves), tuple(kids))
+        nodes[index] = Node(player, committed, tuple(moves), tuple(kids))
         return index
 
     add(1, (big_blind, small_blind), 0, True)
@@ -145,7 +144,7 @@ def build_preflop_tree(stack: int, small_blind: int, big_blind: int, plan: Prefl
 
 
 def _leaf(nodes: list[Node | None], committed: tuple[int, int], folder: int = -1) -> int:
-    nodes.append(Node(-1, committed, 0, terminal="fold" if folder >= 0 else "showdown", folder=folder))
+    nodes.append(Node(-1, committed, terminal="fold" if folder >= 0 else "showdown", folder=folder))
     return len(nodes) - 1
 
 
@@ -170,7 +169,6 @@ class PreflopCFR:
 
     def __init__(self, stack: int, small_blind: int, big_blind: int, plan: PreflopPlan | None = None) -> None:
         self.plan = plan or PreflopPlan()
-        self.stack, self.small_blind, self.big_blind = stack, small_blind, big_blind
         self.nodes = build_preflop_tree(stack, small_blind, big_blind, self.plan)
         self.w, self.we, self.counts = _class_tables()
         self.regrets = {i: np.zeros((len(n.moves), 169)) for i, n in enumerate(self.nodes) if n.moves}
