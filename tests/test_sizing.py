@@ -124,16 +124,25 @@ def replay_chips(game: Any, button: int, deck: list[int], decisions: list[Any], 
     np.testing.assert_allclose(rewards, state.returns() * scale, rtol=1e-6, atol=1e-6)
 
 
+# The JAX engine replays four of the eight configurations (the two named sizings and the two fraction sets
+# richest in half-chip ties): it is bound to the numpy engine hand for hand elsewhere
+# (tests/test_vector_jax_holdem.py), and each configuration costs it a compilation.
+JAX_CONFIGS = (0, 1, 4, 7)
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("backend", ["numpy", "jax"])
 def test_random_pot_fractions_play_as_the_rules_core(backend: str) -> None:
-    """Over 20,000 hands per engine (random fractions, "abstract", "chips"; 2-10 seats) every mask, raise-to and
-    reward is the rules core's; ties and the pots where the old float rule rounded otherwise occurred."""
+    """Over 20,000 hands (numpy) or 10,000 (JAX) of random fractions, "abstract" and "chips" at 2-10 seats,
+    every mask, raise-to and reward is the rules core's; ties and the pots where the old float rule rounded
+    otherwise occurred."""
     rng = np.random.default_rng(35)
     sizings: list[Any] = ["abstract", "chips"] + [random_fractions(rng) for _ in range(6)]
+    configs = [dict(random_config(rng, "nolimit"), bet_sizing=sizing) for sizing in sizings]
     checked, seen = 0, Counter()
-    for i, sizing in enumerate(sizings):
-        cfg = dict(random_config(rng, "nolimit"), bet_sizing=sizing)
+    for i, cfg in enumerate(configs):
+        if backend == "jax" and i not in JAX_CONFIGS:
+            continue
         venv = vector.make("nolimit_holdem", num_envs=200, seed=i, backend=backend, **cfg)
         played = play(HostView(venv) if backend == "jax" else venv, 200, i, 13, raise_weight=3.0)
         game = nolimit_holdem_v0.raw_env(**cfg).game
@@ -141,5 +150,5 @@ def test_random_pot_fractions_play_as_the_rules_core(backend: str) -> None:
             for button, deck, decisions, rewards in table:
                 replay_chips(game, button, deck, decisions, rewards, 1.0 / cfg["big_blind"], seen)
                 checked += 1
-    assert checked >= 20_000
+    assert checked >= (20_000 if backend == "numpy" else 10_000)
     assert seen["tie"] >= 100 and seen["float rule differs"] >= 10, seen

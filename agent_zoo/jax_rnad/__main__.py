@@ -30,7 +30,7 @@ def settable() -> dict[str, Any]:
 EXAMPLES = {  # the end of each --help: commands to copy (the arguments after python -m agent_zoo.jax_rnad)
     "": ("train --game leduc --steps 200000 --seed 0 --out runs/rnad_leduc", "exploitability --out runs/rnad_leduc",
          "train --game kuhn --steps 20000 --json"),
-    "train": ("train --game kuhn --steps 20000 --json",
+    "train": ("train --game kuhn --steps 20000 --json", "train --game nolimit --steps 20000 --batch-size 256 --out runs/rnad_nolimit",
               "train --game leduc --steps 200000 --batch-size 64 --set two_stage=none learning_rate=0.0003 --out runs/rnad_k64"),
     "exploitability": ("exploitability --out runs/rnad_leduc", "exploitability --out runs/rnad_leduc --json"),
 }
@@ -45,7 +45,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = cli.subparsers(parser)
     tr = sub.add_parser("train", help="train (or resume from --out's latest checkpoint); prints steps/s and the exact exploitability",
                         epilog=examples("train"))
-    tr.add_argument("--game", choices=GAMES, default=RNaDJaxConfig.game, help="the game (heads-up; exact exploitability)")
+    tr.add_argument("--game", choices=GAMES, default=RNaDJaxConfig.game, help="the game, heads-up (leduc, kuhn: exact exploitability; nolimit: abstract bet sizing, rewards in big blinds)")
     tr.add_argument("--steps", type=cli.positive_int, default=RNaDJaxConfig.total_steps,
                     help="learner steps; rounded up to whole updates of steps_per_update, and the output says so")
     tr.add_argument("--batch-size", type=cli.positive_int, default=RNaDJaxConfig.batch_size,
@@ -61,7 +61,7 @@ def build_parser() -> argparse.ArgumentParser:
                     help="other RNaDJaxConfig fields, e.g. two_stage=none eta=0.1 reg_update_interval=1000 hidden_sizes=128,128")
     cli.add_seed(tr)
     cli.add_out(tr, None, "checkpoint_<update>.npz, latest.json, log.jsonl (default: nothing written)")
-    cli.add_json(tr, "steps, updates, steps_per_second, the last update's metrics and the exact exploitability")
+    cli.add_json(tr, "steps, updates, steps_per_second, the last update's metrics and (Leduc, Kuhn) the exact exploitability")
     cli.add_progress(tr)
     tr.set_defaults(parser=tr)
     ex = sub.add_parser("exploitability", help="exact exploitability of every checkpoint of a run; JSON and PNG",
@@ -112,8 +112,11 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
                  f"{result['compile_seconds']:.1f} s)" if rate else "; nothing left to train"))
         if speed_line(result):
             print(speed_line(result))
-        print(f"  exploitability {result['exploitability']:.4f} (regularisation policy; target {result['target_exploitability']:.4f}, "
-              f"uniform random {result['uniform_exploitability']:.4f})")
+        if "exploitability" in result:  # Leduc and Kuhn: exact
+            print(f"  exploitability {result['exploitability']:.4f} (regularisation policy; target {result['target_exploitability']:.4f}, "
+                  f"uniform random {result['uniform_exploitability']:.4f})")
+        else:
+            print(f"  {result['final']['cut']:.2%} of the last update's decisions were in hands the window cut (learned at the next step)")
     return result
 
 

@@ -18,8 +18,13 @@ from agent_zoo.jax_common.config import RunLength
 from agent_zoo.jax_common.league import config_of
 from poker_envs import catalog
 
-# catalog keys R-NaD learns on the device: the two-player games of agent_zoo.rnad with a functional engine
-GAMES = tuple(k for k in catalog.keys(solver="rnad") if k in catalog.keys(solver="jax_ppo"))
+# catalog keys R-NaD learns on the device: the two-player games of agent_zoo.rnad with a functional engine (exact
+# exploitability), and heads-up no-limit on the functional engine (abstract bet sizing, rewards in big blinds)
+EXACT_GAMES = tuple(k for k in catalog.keys(solver="rnad") if k in catalog.keys(solver="jax_ppo"))
+GAMES = (*EXACT_GAMES, "nolimit")
+# hand_window's default for games whose longest hand is long (no-limit's abstract raises allow 824 decisions; a
+# heads-up hand of self-play rarely takes 20): the decisions a table plays per learner step
+NOLIMIT_WINDOW = 48
 TARGET_AVERAGING = ("ema", "am")
 TWO_STAGE = ("none", "am", "ema")
 LR_SCHEDULES = ("constant", "linear")
@@ -35,6 +40,11 @@ class RNaDJaxConfig(RunLength):
     # K: hands (trajectories) played with the current policy per learner step, one per table; every seat is
     # the current policy. 1 as the document; raise it on an accelerator (the tables run in parallel).
     batch_size: int = 1
+    # Decisions each table plays per learner step (0: the game's longest hand, so every hand is whole; "nolimit"
+    # uses NOLIMIT_WINDOW). A hand still running at the window's end is left out of that step's loss (it has no
+    # reward yet) and finished at the next step, which learns from its decisions from there to the end; the
+    # metric ``cut`` is the share of decisions left out.
+    hand_window: int = 0
     # Learner steps to train for; rounded up to whole updates (``steps_run``).
     total_steps: int = 100_000
     # Learner steps one jitted update runs (a ``lax.scan``); the host logs and checkpoints between updates.
@@ -78,6 +88,10 @@ class RNaDJaxConfig(RunLength):
     neurd_clip: float = 10_000.0
     # V-trace trace-cutting constant c (rho infinite, lambda 1, as OpenSpiel's R-NaD).
     vtrace_c: float = 1.0
+    # epsilon: theta's seats sample from (1 - epsilon) pi + epsilon uniform over the legal actions (V-trace and
+    # NeuRD correct with pi / mu). 0 (OpenSpiel's R-NaD): on-policy. A floor on mu bounds the 1 / mu factor of a
+    # rarely taken action's sampled advantage, which a wide NeuRD threshold (logits near +-beta) makes huge.
+    exploration: float = 0.0
     # OpenSpiel's smooth switch: in the first half of each M steps the transformation's reg policy moves (in log
     # space) from the previous reg policy to the new one.
     reg_interpolation: bool = True
@@ -115,6 +129,8 @@ class RNaDJaxConfig(RunLength):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 fail(name, "must be a positive integer")
+        if isinstance(self.hand_window, bool) or not isinstance(self.hand_window, int) or self.hand_window < 0:
+            fail("hand_window", "must be a non-negative integer (0: the game's longest hand)")
         if isinstance(self.devices, bool) or not isinstance(self.devices, int) or self.devices < 0:
             fail("devices", "must be a non-negative integer (0: all devices)")
         if isinstance(self.seed, bool) or not isinstance(self.seed, int) or self.seed < 0:
@@ -134,6 +150,8 @@ class RNaDJaxConfig(RunLength):
             fail("lr_end_fraction", "must lie in [0, 1]")
         if self.lr_schedule == "constant" and self.lr_end_fraction != LR_END_FRACTION:
             fail("lr_end_fraction", "takes effect only with lr_schedule='linear'; set both or neither")
+        if not _number(self.exploration) or not 0 <= self.exploration < 1:
+            fail("exploration", "must lie in [0, 1)")
         if not _number(self.eta) or self.eta < 0:
             fail("eta", "must be a number >= 0")
         if self.target_averaging not in TARGET_AVERAGING:
@@ -149,6 +167,12 @@ class RNaDJaxConfig(RunLength):
         config_of(self)  # the league's fields
         if not _number(self.league_fraction) or not 0 < self.league_fraction <= 1:
             fail("league_fraction", "must lie in (0, 1]")
+
+    def window(self, longest_hand: int) -> int:
+        """Decisions per table and learner step, given the game's longest hand."""
+        if self.hand_window:
+            return min(self.hand_window, longest_hand)
+        return min(NOLIMIT_WINDOW, longest_hand) if self.game == "nolimit" else longest_hand
 
     @property
     def num_players(self) -> int:

@@ -3,8 +3,9 @@
 One learner step (Algorithms 1 and 2 of Hirano & Tsuruoka, after Perolat et al.'s R-NaD), all on the device:
 
 1. ``batch_size`` tables each play one whole hand, every seat sampling from the current policy theta
-   (``jax_common.rollout.play`` over ``max_game_length`` decisions; a table whose hand ended sits out the
-   rest, and the next hand is already dealt for the next step);
+   (``jax_common.rollout.play`` over ``max_game_length`` decisions, or the config's ``hand_window``; a table
+   whose hand ended sits out the rest, and the next hand is already dealt for the next step; a hand the window
+   cut is left out of this step's loss and finished, and learned from, at the next);
 2. the rewards are transformed against the regularisation policy (``learner.reward_transform``, with
    OpenSpiel's smooth switch from the previous regularisation policy in the first half of each M steps),
    V-trace gives value targets and action values from the target network's values (``learner.v_trace``);
@@ -38,7 +39,7 @@ from agent_zoo.jax_common.devices import place, throughput
 from agent_zoo.jax_common.loop import run
 from agent_zoo.jax_common.rollout import make_game, observation_scale, rules_name
 from agent_zoo.jax_rnad import learner as L
-from agent_zoo.jax_rnad.config import RNaDJaxConfig
+from agent_zoo.jax_rnad.config import EXACT_GAMES, RNaDJaxConfig
 from poker_envs.vector import functional
 
 CHECKPOINT_FORMAT = "jax-rnad-checkpoint-1"
@@ -142,7 +143,7 @@ def make_update(config: RNaDJaxConfig, game: functional.FunctionalGame, obs_scal
     scale = jnp.asarray(obs_scale)
     grad = jax.grad(make_loss(config), has_aux=True)
     m = config.reg_update_interval
-    length = game.max_game_length  # every hand ends within it: one whole hand per table
+    length = config.window(game.max_game_length)  # decisions per table and step (by default every hand whole)
     league = lg.config_of(config)
 
     def settle(done: jax.Array, nxt: Any, key: jax.Array) -> jax.Array:
@@ -165,12 +166,20 @@ def make_update(config: RNaDJaxConfig, game: functional.FunctionalGame, obs_scal
             if config.league:
                 theirs = out.current_player == member_seat
                 logits = jnp.where(theirs[:, None], lg.member_logits(members.population, members.member, obs, out.action_mask), logits)
+            probs = jax.nn.softmax(logits)
+            if config.exploration:  # theta's seats mix in the uniform legal policy; a member plays its own
+                legal = out.action_mask.astype(probs.dtype)
+                mixed = (1.0 - config.exploration) * probs + config.exploration * legal / legal.sum(axis=1, keepdims=True)
+                probs = jnp.where(theirs[:, None], probs, mixed) if config.league else mixed
+                logits = jnp.where(legal > 0, jnp.log(jnp.where(legal > 0, probs, 1.0)), L.MASKED)
             action = jax.random.categorical(k, logits).astype(jnp.int32)
-            mu = jnp.take_along_axis(jax.nn.softmax(logits), action[:, None], axis=1)[:, 0]
+            mu = jnp.take_along_axis(probs, action[:, None], axis=1)[:, 0]
             return action, ~done, Decision(mu, ~done, member_seat)
 
         done = jnp.zeros(config.batch_size, bool)
-        (env_state, env_out, _), steps = rollout.play(game, scale, choose, settle, (rs.env_state, rs.env_out, done), k_roll, length)
+        (env_state, env_out, ended), steps = rollout.play(game, scale, choose, settle, (rs.env_state, rs.env_out, done), k_roll, length)
+        played = steps.extra.valid
+        steps = steps._replace(extra=steps.extra._replace(valid=played & ended))  # a hand cut by the window: not yet
         t = rs.learner_steps
         alpha = jnp.minimum(2.0 * (t % m) / m, 1.0) if config.reg_interpolation else jnp.ones(())
         grads, stats = grad(params, rs.target, rs.reg, rs.reg_prev, alpha, steps)
@@ -182,7 +191,8 @@ def make_update(config: RNaDJaxConfig, game: functional.FunctionalGame, obs_scal
         n = rs.reg_updates + due.astype(jnp.int32)
         new_reg = L.lerp(rs.reg, target, L.reg_rate(config.two_stage, config.reg_gamma, config.reg_gamma_schedule, n))
         keep = lambda new, old: jax.tree_util.tree_map(lambda a, b: jnp.where(due, a, b), new, old)
-        stats = stats | {"hand_length": steps.extra.valid.sum() / config.batch_size}
+        stats = stats | {"hand_length": played.sum() / config.batch_size,
+                         "cut": (played & ~ended).sum() / jnp.maximum(played.sum(), 1)}
         if config.league:  # theta's chips in the hands against members (one whole hand per table)
             vs = member_seat >= 0
             won = jnp.take_along_axis(steps.rewards.sum(axis=0), (1 - jnp.maximum(member_seat, 0))[:, None], axis=1)[:, 0]
@@ -235,7 +245,7 @@ def train(config: RNaDJaxConfig, out: str | Path | None = None, progress: bool =
     result |= throughput(result["seconds"], decisions, len(new_rows) * config.batch_size * config.steps_per_update, devices)
     summary = {"game": config.game, **result, "decisions_per_second": decisions / result["seconds"] if new_rows else None,
                "final": log[-1] if log else None}
-    if exploitability:
+    if exploitability and config.game in EXACT_GAMES:
         from agent_zoo.jax_common.exploitability import (
             agent_exploitability,
             evaluator,
