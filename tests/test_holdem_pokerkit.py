@@ -273,9 +273,9 @@ def test_nolimit_hands_match_pokerkit() -> None:
 
 
 def test_potlimit_omaha_hands_match_pokerkit() -> None:
-    """Pot-limit Omaha at 2 to 10 seats, 3,000 hands: the pot-limit raise ranges and the two-plus-three showdowns."""
+    """Pot-limit Omaha at 2 to 10 seats, 2,000 hands: the pot-limit raise ranges and the two-plus-three showdowns."""
     with memoized_hands(pokerkit.OmahaHoldemHand):
-            seen = _run(3000, limit=False, seed=20261126, betting="potlimit", max_players=10, hole_cards=4, hand_rule="omaha")
+            seen = _run(2000, limit=False, seed=20261126, betting="potlimit", max_players=10, hole_cards=4, hand_rule="omaha")
     assert seen["decisions_compared"] > 15000 and seen["side_pots"] > 400 and seen["showdowns"] > 900, seen
     assert seen["split"] > 5 and seen["tiny stacks"] > 300 and seen["antes"] > 500, seen
 

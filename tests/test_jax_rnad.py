@@ -81,6 +81,10 @@ def test_two_stage_average_by_hand() -> None:
     np.testing.assert_allclose(average("ema", gamma=0.001, schedule=True), [1.5, 3.0], rtol=1e-6)  # the mean while 1/(n+1) > gamma
     assert average("none") == [3.0, 6.0]  # copied exactly
     assert float(L.reg_rate("ema", 0.001, True, jnp.asarray(2000))) == pytest.approx(0.001)
+    # reg_gamma_decay: gamma times the learning rate's fraction, inside the schedule's max
+    assert float(L.reg_rate("ema", 0.01, True, jnp.asarray(2000), 0.5)) == pytest.approx(0.005)
+    assert float(L.reg_rate("ema", 0.01, True, jnp.asarray(9), 0.5)) == pytest.approx(0.1)
+    assert float(L.reg_rate("ema", 0.1, False, jnp.asarray(1), 0.25)) == pytest.approx(0.025)
     assert float(L.target_rate("am", 0.001, jnp.asarray(3))) == pytest.approx(0.25)
 
 
@@ -272,11 +276,19 @@ def test_heads_up_no_limit_trains_and_its_checkpoint_plays(tmp_path: Path) -> No
     ("target_gamma", 0.0), ("reg_gamma", 1.5), ("two_stage", "avg"), ("target_averaging", "mean"), ("eta", -0.1),
     ("learning_rate", 0), ("adam_b1", 1.0), ("hidden_sizes", ()), ("hidden_sizes", (8, 0)), ("reg_interpolation", 1),
     ("seed", -1), ("vtrace_c", 0.0), ("lr_schedule", "cosine"), ("lr_end_fraction", 0.5), ("lr_end_fraction", -0.1),
-    ("exploration", 1.0), ("exploration", -0.1), ("hand_window", -1), ("hand_window", True),
+    ("exploration", 1.0), ("exploration", -0.1), ("hand_window", -1), ("hand_window", True), ("reg_gamma_decay", 1),
 ])
 def test_config_rejects_bad_values_naming_the_field(field: str, value: object) -> None:
     with pytest.raises(ValueError, match=f"RNaDJaxConfig.{field} "):
         RNaDJaxConfig(**{field: value})
+
+
+def test_reg_gamma_decay_needs_the_ema_stage_and_a_linear_rate() -> None:
+    with pytest.raises(ValueError, match="RNaDJaxConfig.reg_gamma_decay .*lr_schedule='linear'"):
+        RNaDJaxConfig(reg_gamma_decay=True)
+    with pytest.raises(ValueError, match="RNaDJaxConfig.reg_gamma_decay "):
+        RNaDJaxConfig(reg_gamma_decay=True, lr_schedule="linear", two_stage="am")
+    RNaDJaxConfig(reg_gamma_decay=True, lr_schedule="linear")  # two_stage="ema" is the default
 
 
 def test_linear_learning_rate_falls_from_the_first_step_to_the_last() -> None:

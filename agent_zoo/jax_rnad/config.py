@@ -63,6 +63,10 @@ class RNaDJaxConfig(RunLength):
     # Second-stage EMA rate max(1 / (n + 1), reg_gamma) at the n-th update (the document's proposed schedule:
     # the arithmetic mean first, the EMA once 1 / (n + 1) < reg_gamma).
     reg_gamma_schedule: bool = False
+    # With two_stage="ema" and lr_schedule="linear": the second stage's EMA rate falls with the learning rate
+    # (reg_gamma times the same linear fraction, from 1 to lr_end_fraction), so the outer averaging slows as the
+    # inner steps do instead of pulling the regularisation policy to a target frozen by a vanishing step size.
+    reg_gamma_decay: bool = False
     # eta of the reward transformation: -eta log(pi / pi_reg) at one's own decisions, + at the opponent's.
     eta: float = 0.2
     # Hidden layer widths of the policy network and, separately, of the value network (tanh).
@@ -158,9 +162,11 @@ class RNaDJaxConfig(RunLength):
             fail("target_averaging", f"must be one of {list(TARGET_AVERAGING)}")
         if self.two_stage not in TWO_STAGE:
             fail("two_stage", f"must be one of {list(TWO_STAGE)}")
-        for name in ("reg_gamma_schedule", "reg_interpolation"):
+        for name in ("reg_gamma_schedule", "reg_interpolation", "reg_gamma_decay"):
             if not isinstance(getattr(self, name), bool):
                 fail(name, "must be true or false")
+        if self.reg_gamma_decay and (self.two_stage != "ema" or self.lr_schedule != "linear"):
+            fail("reg_gamma_decay", "needs two_stage='ema' and lr_schedule='linear' (it follows the learning rate's decay)")
         sizes = self.hidden_sizes
         if not isinstance(sizes, tuple) or not sizes or not all(isinstance(h, int) and not isinstance(h, bool) and h > 0 for h in sizes):
             fail("hidden_sizes", "must be a non-empty tuple of positive integers")

@@ -116,15 +116,17 @@ def target_rate(averaging: str, gamma: float, t: jax.Array) -> jax.Array:
     return jnp.asarray(gamma, jnp.float32) if averaging == "ema" else 1.0 / (t + 1.0)
 
 
-def reg_rate(two_stage: str, reg_gamma: float, schedule: bool, n: jax.Array) -> jax.Array:
+def reg_rate(two_stage: str, reg_gamma: float, schedule: bool, n: jax.Array, decay: jax.Array | float = 1.0) -> jax.Array:
     """Weight of the target in the ``n``-th regularisation update (n = 1, 2, ...).
 
     R-NaD replaces the reg parameters (1); AM keeps the mean of the initial reg parameters and the ``n``
-    targets so far (1 / (n + 1)); EMA uses ``reg_gamma``, or with the schedule max(1 / (n + 1), reg_gamma).
+    targets so far (1 / (n + 1)); EMA uses ``reg_gamma``, or with the schedule max(1 / (n + 1), reg_gamma),
+    where ``reg_gamma`` is first multiplied by ``decay`` (the learning rate's fraction, with reg_gamma_decay).
     """
     n = jnp.asarray(n, jnp.float32)
     if two_stage == "none":
         return jnp.ones_like(n)
     if two_stage == "am":
         return 1.0 / (n + 1.0)
-    return jnp.maximum(1.0 / (n + 1.0), reg_gamma) if schedule else jnp.full_like(n, reg_gamma)
+    gamma = reg_gamma * jnp.asarray(decay, jnp.float32)
+    return jnp.maximum(1.0 / (n + 1.0), gamma) if schedule else jnp.full_like(n, gamma)

@@ -145,6 +145,8 @@ def make_update(config: RNaDJaxConfig, game: functional.FunctionalGame, obs_scal
     m = config.reg_update_interval
     length = config.window(game.max_game_length)  # decisions per table and step (by default every hand whole)
     league = lg.config_of(config)
+    # the learning rate's fraction of its first value at each learner step (reg_gamma_decay follows it)
+    lr_fraction = optax.linear_schedule(1.0, config.lr_end_fraction, max(config.steps_run - 1, 1))
 
     def settle(done: jax.Array, nxt: Any, key: jax.Array) -> jax.Array:
         return done | nxt.terminated
@@ -189,7 +191,8 @@ def make_update(config: RNaDJaxConfig, game: functional.FunctionalGame, obs_scal
         target = L.lerp(rs.target, params, L.target_rate(config.target_averaging, config.target_gamma, t))
         due = t % m == 0  # the fixed-point iteration ends: a new regularisation policy
         n = rs.reg_updates + due.astype(jnp.int32)
-        new_reg = L.lerp(rs.reg, target, L.reg_rate(config.two_stage, config.reg_gamma, config.reg_gamma_schedule, n))
+        new_reg = L.lerp(rs.reg, target, L.reg_rate(config.two_stage, config.reg_gamma, config.reg_gamma_schedule, n,
+                                                    lr_fraction(t - 1) if config.reg_gamma_decay else 1.0))
         keep = lambda new, old: jax.tree_util.tree_map(lambda a, b: jnp.where(due, a, b), new, old)
         stats = stats | {"hand_length": played.sum() / config.batch_size,
                          "cut": (played & ~ended).sum() / jnp.maximum(played.sum(), 1)}
