@@ -324,7 +324,7 @@ def test_config_round_trips_and_rounds_steps_up() -> None:
 def test_cli_errors_are_one_line_naming_the_argument(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     for argv, flag in ((["--set", "two_stage=avg"], "--set two_stage"), (["--set", "nope=1"], "--set"),
                        (["--batch-size", "0"], "--batch-size"), (["--steps", "0"], "--steps"),
-                       (["--set", "eta=lots"], "--set eta"), (["--game", "nolimit"], "--game")):
+                       (["--set", "eta=lots"], "--set eta"), (["--game", "limit"], "--game")):
         with pytest.raises(SystemExit) as exc:
             main(["train", *argv])
         assert exc.value.code == 2
