@@ -253,6 +253,38 @@ def test_a_window_shorter_than_a_hand_cuts_it_and_a_whole_window_changes_nothing
     assert math.isfinite(cut["final"]["loss_pi"]) and math.isfinite(cut["final"]["loss_v"])
 
 
+def test_a_hand_the_window_cut_adds_nothing_to_the_loss() -> None:
+    """Kuhn hands take 2 or 3 decisions: over a 2-decision window from fresh deals the 3-decision hands are cut.
+    The loss and its gradient over all tables equal those over the tables whose hand ended alone (the cut
+    columns' rewards, values and actions count for nothing, and the averages are over the counted decisions)."""
+    from agent_zoo.jax_common import rollout
+
+    config = RNaDJaxConfig(**TINY, seed=3)
+    game, scale = T.make_game(config), jnp.asarray(T.observation_scale(config))
+    rs = T.init_state(config, game)
+
+    def choose(done: jax.Array, obs: jax.Array, out: object, key: jax.Array) -> tuple[jax.Array, jax.Array, T.Decision]:
+        logits = jnp.where(out.action_mask > 0, 0.0, L.MASKED)
+        action = jax.random.categorical(key, logits).astype(jnp.int32)
+        return action, ~done, T.Decision(jnp.take_along_axis(jax.nn.softmax(logits), action[:, None], axis=1)[:, 0], ~done)
+
+    settle = lambda done, nxt, key: done | nxt.terminated
+    (_, _, ended), steps = rollout.play(game, scale, choose, settle, (rs.env_state, rs.env_out, jnp.zeros(32, bool)),
+                                        jax.random.key(4), 2)
+    steps = T.window_cut(steps, ended)
+    keep = np.flatnonzero(np.asarray(ended))
+    assert 0 < len(keep) < 32  # both kinds of table occurred
+    ended_only = jax.tree_util.tree_map(lambda x: x[:, keep], steps)
+    loss = jax.value_and_grad(T.make_loss(config), has_aux=True)
+    args = (rs.params, rs.target, rs.reg, rs.reg_prev, jnp.ones(()))
+    (all_value, _), all_grad = loss(*args, steps)
+    (kept_value, _), kept_grad = loss(*args, ended_only)
+    assert float(all_value) == pytest.approx(float(kept_value), rel=1e-5)
+    for a, b in zip(jax.tree_util.tree_leaves(all_grad), jax.tree_util.tree_leaves(kept_grad), strict=True):
+        np.testing.assert_allclose(np.asarray(a), np.asarray(b), rtol=1e-4, atol=1e-6)
+    assert RNaDJaxConfig(game="nolimit").window(824) == 48 and RNaDJaxConfig(game="leduc").window(8) == 8
+
+
 def test_heads_up_no_limit_trains_and_its_checkpoint_plays(tmp_path: Path) -> None:
     """``--game nolimit``: a short run over the default window (hardly a hand cut), a JSON without an exact
     exploitability, a checkpoint that plays no-limit hands as a zoo agent, and a clear error from the curve."""

@@ -18,13 +18,13 @@ from agent_zoo.jax_common.config import RunLength
 from agent_zoo.jax_common.league import config_of
 from poker_envs import catalog
 
-# catalog keys R-NaD learns on the device: the two-player games of agent_zoo.rnad with a functional engine (exact
-# exploitability), and heads-up no-limit on the functional engine (abstract bet sizing, rewards in big blinds)
-EXACT_GAMES = tuple(k for k in catalog.keys(solver="rnad") if k in catalog.keys(solver="jax_ppo"))
-GAMES = (*EXACT_GAMES, "nolimit")
-# hand_window's default for games whose longest hand is long (no-limit's abstract raises allow 824 decisions; a
-# heads-up hand of self-play rarely takes 20): the decisions a table plays per learner step
-NOLIMIT_WINDOW = 48
+# catalog keys R-NaD learns on the device, heads-up: the games with a functional engine (those of agent_zoo.jax_ppo;
+# Leduc and Kuhn with exact exploitability, no-limit with abstract bet sizing and rewards in big blinds)
+GAMES = tuple(catalog.keys(solver="jax_ppo"))
+# hand_window's default cap: the decisions a table plays per learner step when the game's longest hand is longer
+# (no-limit's abstract raises allow 824 decisions, a heads-up hand of self-play rarely takes 20; Leduc's 8 and
+# Kuhn's 3 stay whole)
+LONG_HAND_WINDOW = 48
 TARGET_AVERAGING = ("ema", "am")
 TWO_STAGE = ("none", "am", "ema")
 LR_SCHEDULES = ("constant", "linear")
@@ -40,10 +40,10 @@ class RNaDJaxConfig(RunLength):
     # K: hands (trajectories) played with the current policy per learner step, one per table; every seat is
     # the current policy. 1 as the document; raise it on an accelerator (the tables run in parallel).
     batch_size: int = 1
-    # Decisions each table plays per learner step (0: the game's longest hand, so every hand is whole; "nolimit"
-    # uses NOLIMIT_WINDOW). A hand still running at the window's end is left out of that step's loss (it has no
-    # reward yet) and finished at the next step, which learns from its decisions from there to the end; the
-    # metric ``cut`` is the share of decisions left out.
+    # Decisions each table plays per learner step (0: the game's longest hand, capped at LONG_HAND_WINDOW). A hand
+    # still running at the window's end is left out of that step's loss (it has no reward yet) and finished at the
+    # next step, which learns from its decisions from there to the end; the metric ``cut`` is the share of
+    # decisions left out. With a league, the member drawn at the next step plays the rest of such a hand.
     hand_window: int = 0
     # Learner steps to train for; rounded up to whole updates (``steps_run``).
     total_steps: int = 100_000
@@ -176,9 +176,7 @@ class RNaDJaxConfig(RunLength):
 
     def window(self, longest_hand: int) -> int:
         """Decisions per table and learner step, given the game's longest hand."""
-        if self.hand_window:
-            return min(self.hand_window, longest_hand)
-        return min(NOLIMIT_WINDOW, longest_hand) if self.game == "nolimit" else longest_hand
+        return min(self.hand_window or LONG_HAND_WINDOW, longest_hand)
 
     @property
     def num_players(self) -> int:

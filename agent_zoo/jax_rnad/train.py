@@ -39,7 +39,7 @@ from agent_zoo.jax_common.devices import place, throughput
 from agent_zoo.jax_common.loop import run
 from agent_zoo.jax_common.rollout import make_game, observation_scale, rules_name
 from agent_zoo.jax_rnad import learner as L
-from agent_zoo.jax_rnad.config import EXACT_GAMES, RNaDJaxConfig
+from agent_zoo.jax_rnad.config import RNaDJaxConfig
 from poker_envs.vector import functional
 
 CHECKPOINT_FORMAT = "jax-rnad-checkpoint-1"
@@ -67,17 +67,28 @@ class Decision(NamedTuple):
     """What R-NaD records of each decision beside ``rollout.Step``'s."""
 
     mu: jax.Array  # () probability of the action under the acting policy
-    valid: jax.Array  # () the table's hand had not ended before this decision
+    valid: jax.Array  # () the table's hand had not ended before this decision (and, once played, ended in the window)
     member_seat: Any = None  # () the seat a league member plays at this table (-1: none; None: no league)
 
 
-def make_optimizer(config: RNaDJaxConfig) -> optax.GradientTransformation:
-    """Adam on gradients clipped component-wise to +-grad_clip, at a constant rate or one falling linearly over
-    the run's learner steps (``lr_schedule``)."""
-    rate: float | optax.Schedule = config.learning_rate
+def window_cut(steps: rollout.Step, ended: jax.Array) -> rollout.Step:
+    """The (T, B) records with the decisions of hands the window cut (``ended`` False at the table) marked not
+    valid: they have no reward yet, so the loss leaves them out."""
+    return steps._replace(extra=steps.extra._replace(valid=steps.extra.valid & ended))
+
+
+def learning_rate(config: RNaDJaxConfig) -> optax.Schedule:
+    """Adam's rate at each step count: ``learning_rate`` throughout, or with ``lr_schedule="linear"`` falling
+    linearly to ``learning_rate * lr_end_fraction`` at the run's last learner step."""
     if config.lr_schedule == "linear":
-        rate = optax.linear_schedule(config.learning_rate, config.learning_rate * config.lr_end_fraction,
+        return optax.linear_schedule(config.learning_rate, config.learning_rate * config.lr_end_fraction,
                                      max(config.steps_run - 1, 1))
+    return optax.constant_schedule(config.learning_rate)
+
+
+def make_optimizer(config: RNaDJaxConfig) -> optax.GradientTransformation:
+    """Adam on gradients clipped component-wise to +-grad_clip, at the rate of ``learning_rate(config)``."""
+    rate = learning_rate(config) if config.lr_schedule == "linear" else config.learning_rate
     return optax.chain(optax.clip(config.grad_clip),
                        optax.adam(rate, b1=config.adam_b1, b2=config.adam_b2, eps=config.adam_eps))
 
@@ -145,8 +156,7 @@ def make_update(config: RNaDJaxConfig, game: functional.FunctionalGame, obs_scal
     m = config.reg_update_interval
     length = config.window(game.max_game_length)  # decisions per table and step (by default every hand whole)
     league = lg.config_of(config)
-    # the learning rate's fraction of its first value at each learner step (reg_gamma_decay follows it)
-    lr_fraction = optax.linear_schedule(1.0, config.lr_end_fraction, max(config.steps_run - 1, 1))
+    rate = learning_rate(config)  # reg_gamma_decay follows its fall
 
     def settle(done: jax.Array, nxt: Any, key: jax.Array) -> jax.Array:
         return done | nxt.terminated
@@ -181,7 +191,7 @@ def make_update(config: RNaDJaxConfig, game: functional.FunctionalGame, obs_scal
         done = jnp.zeros(config.batch_size, bool)
         (env_state, env_out, ended), steps = rollout.play(game, scale, choose, settle, (rs.env_state, rs.env_out, done), k_roll, length)
         played = steps.extra.valid
-        steps = steps._replace(extra=steps.extra._replace(valid=played & ended))  # a hand cut by the window: not yet
+        steps = window_cut(steps, ended)
         t = rs.learner_steps
         alpha = jnp.minimum(2.0 * (t % m) / m, 1.0) if config.reg_interpolation else jnp.ones(())
         grads, stats = grad(params, rs.target, rs.reg, rs.reg_prev, alpha, steps)
@@ -192,12 +202,12 @@ def make_update(config: RNaDJaxConfig, game: functional.FunctionalGame, obs_scal
         due = t % m == 0  # the fixed-point iteration ends: a new regularisation policy
         n = rs.reg_updates + due.astype(jnp.int32)
         new_reg = L.lerp(rs.reg, target, L.reg_rate(config.two_stage, config.reg_gamma, config.reg_gamma_schedule, n,
-                                                    lr_fraction(t - 1) if config.reg_gamma_decay else 1.0))
+                                                    rate(t - 1) / config.learning_rate if config.reg_gamma_decay else 1.0))
         keep = lambda new, old: jax.tree_util.tree_map(lambda a, b: jnp.where(due, a, b), new, old)
         stats = stats | {"hand_length": played.sum() / config.batch_size,
                          "cut": (played & ~ended).sum() / jnp.maximum(played.sum(), 1)}
-        if config.league:  # theta's chips in the hands against members (one whole hand per table)
-            vs = member_seat >= 0
+        if config.league:  # theta's chips in the hands against members that ended in this step's window
+            vs = (member_seat >= 0) & ended
             won = jnp.take_along_axis(steps.rewards.sum(axis=0), (1 - jnp.maximum(member_seat, 0))[:, None], axis=1)[:, 0]
             members = lg.record(members, members.member, won, vs)
             stats = stats | {"league_hands": vs.sum(), "reward_vs_league": jnp.sum(jnp.where(vs, won, 0.0)) / jnp.maximum(vs.sum(), 1)}
@@ -248,17 +258,13 @@ def train(config: RNaDJaxConfig, out: str | Path | None = None, progress: bool =
     result |= throughput(result["seconds"], decisions, len(new_rows) * config.batch_size * config.steps_per_update, devices)
     summary = {"game": config.game, **result, "decisions_per_second": decisions / result["seconds"] if new_rows else None,
                "final": log[-1] if log else None}
-    if exploitability and config.game in EXACT_GAMES:
-        from agent_zoo.jax_common.exploitability import (
-            agent_exploitability,
-            evaluator,
-            uniform_exploitability,
-        )
+    from agent_zoo.jax_common import exploitability as exact  # numpy only: the best response of Leduc and Kuhn
 
-        ev = evaluator(config.game)
-        summary["exploitability"], summary["nash_conv"] = agent_exploitability(policy_agent(result["state"], scale), ev)
-        summary["target_exploitability"] = agent_exploitability(policy_agent(result["state"], scale, "target"), ev)[0]
-        summary["uniform_exploitability"] = uniform_exploitability(ev)
+    if exploitability and config.game in exact.SOLVABLE:
+        ev = exact.evaluator(config.game)
+        summary["exploitability"], summary["nash_conv"] = exact.agent_exploitability(policy_agent(result["state"], scale), ev)
+        summary["target_exploitability"] = exact.agent_exploitability(policy_agent(result["state"], scale, "target"), ev)[0]
+        summary["uniform_exploitability"] = exact.uniform_exploitability(ev)
     if config.league:
         title = f"R-NaD league on {config.game}: theta and members"
         summary["payoff"] = lg.report(result["state"].league, lg.config_of(config), out, title)
