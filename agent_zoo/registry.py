@@ -202,11 +202,14 @@ def _sb3(arg: str | None, env: Any) -> Agent:
     return load(path, env)
 
 
-def _jax(arg: str | None, env: Any) -> Agent:
-    agent_cls = _import("agent_zoo.jax_common.agent", "JaxAgent", "jax")
-    agent = agent_cls.load(_existing_file(arg, "jax"))
-    _check_network_fits(agent, env, f"jax:{arg}")
-    return agent
+def _jax_checkpoint(name: str, post_process: bool) -> Factory:
+    def make(arg: str | None, env: Any) -> Agent:
+        agent_cls = _import("agent_zoo.jax_common.agent", "JaxAgent", name)
+        agent = agent_cls.load(_existing_file(arg, name), post_process=post_process)
+        _check_network_fits(agent, env, f"{name}:{arg}")
+        return agent
+
+    return make
 
 
 def _llm(arg: str | None, env: Any) -> Agent:
@@ -235,7 +238,8 @@ REGISTRY: dict[str, AgentEntry] = {
     "prospect": AgentEntry(_prospect, False, "ALPHA,BETA", "prospect-theory player of Koyama's thesis, section 5.3 (value-function curvatures); heads-up limit hold'em, flat56"),
     "cluster": AgentEntry(_cluster, True, "policy saved by the log-clustering trainer", "policy learned from a cluster of play logs; limit hold'em"),
     "sb3": AgentEntry(_sb3, True, "model.zip saved by Stable-Baselines3 / sb3-contrib", "an SB3 / sb3-contrib policy trained on the Gymnasium single-agent view (MaskablePPO, PPO, A2C, DQN, ...); the game it was trained on"),
-    "jax": AgentEntry(_jax, True, "checkpoint_<update>.npz saved by python -m agent_zoo.jax_ppo (or jax_rnad) train --out DIR", "self-play PPO or R-NaD policy network trained on the device (JAX); the game it was trained on"),
+    "jax": AgentEntry(_jax_checkpoint("jax", False), True, "checkpoint_<update>.npz saved by python -m agent_zoo.jax_ppo (or jax_rnad) train --out DIR", "self-play PPO or R-NaD policy network trained on the device (JAX); the game it was trained on"),
+    "jax_pp": AgentEntry(_jax_checkpoint("jax_pp", True), True, "checkpoint_<update>.npz, as for jax", "the jax: policy post-processed as OpenSpiel's R-NaD played its policies: actions under 3% dropped, probabilities rounded to 1/32"),
     "llm": AgentEntry(_llm, True, "MODEL@BASE_URL[,KEY=VALUE...] or a .toml/.json config file", "a language model over an OpenAI-compatible server (OpenAI, vLLM, Ollama, llama.cpp) playing from the text view (docs/llm.md); hold'em family, env built with history=True",
                       MappingProxyType({"history": True})),
     "resolve": AgentEntry(_resolve, False, "SECONDS per decision (default 1), or iterations=N per solve (reproducible), seed=S, preflop=chart",

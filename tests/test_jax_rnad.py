@@ -196,6 +196,7 @@ def test_resume_is_bit_identical_and_checkpoints_play_as_zoo_agents(tmp_path: Pa
     main(["train", *TINY_ARGS, "--steps", "200", "--seed", "4", "--out", str(out), "--json", str(summary)])
     data = json.loads(summary.read_text())
     assert data["steps"] == 200 and data["updates"] == 2 and data["steps_per_second"] > 0 and 0 < data["exploitability"] < 1
+    assert 0 < data["post_processed_exploitability"] < 1
     config = RNaDJaxConfig(**TINY, total_steps=400, seed=4)
     resumed = T.train(config, out, progress=False, exploitability=False)
     whole = T.train(config, tmp_path / "whole", progress=False, exploitability=False)
@@ -225,8 +226,22 @@ def test_resume_is_bit_identical_and_checkpoints_play_as_zoo_agents(tmp_path: Pa
     with pytest.raises(ValueError, match="jax:"):
         make_agent(spec, build_env("leduc"))
 
+    # jax_pp: the same policy post-processed as OpenSpiel's R-NaD played: no action under 3% (unless all are),
+    # every probability a multiple of 1/32, legal actions only
+    from agent_zoo.rnad.numpy_net import post_process_policy
+
+    pp = make_agent(f"jax_pp:{out / 'checkpoint_4.npz'}", build_env("kuhn"))
+    table = pp.action_probabilities_batch(rows)
+    np.testing.assert_array_equal(table, post_process_policy(expected))
+    np.testing.assert_allclose(table * 32, np.round(table * 32), atol=1e-9)
+    assert not ((table > 0) & (table < 0.03)).any() and (table[ev.legal == 0] == 0).all()
+    np.testing.assert_allclose(table.sum(axis=1), 1.0)
+    with pytest.raises(ValueError, match="jax_pp:"):
+        make_agent(f"jax_pp:{out / 'checkpoint_4.npz'}", build_env("leduc"))
+
     curve = main(["exploitability", "--out", str(out), "--json", str(tmp_path / "curve.json")])
     assert [r["update"] for r in curve["rows"]] == [0, 2, 4] and [r["steps"] for r in curve["rows"]] == [0, 200, 400]
+    assert curve["rows"][-1]["pp_exploitability"] == pytest.approx(ev(table).exploitability, abs=1e-12)
     assert curve["rows"][0]["exploitability"] == pytest.approx(KUHN_UNIFORM, abs=0.01) and curve["trainer"] == "jax_rnad"
     assert curve["rows"][-1]["exploitability"] < curve["rows"][0]["exploitability"]
     assert (out / "exploitability.png").stat().st_size > 0

@@ -4,7 +4,10 @@ It reads the parameter set the checkpoint's header names as its policy (``params
 ``agent_zoo.jax_ppo``'s learner, ``reg/pi_w0`` ... for ``agent_zoo.jax_rnad``'s regularisation policy),
 the run's ``obs_scale`` and the JSON header from a ``checkpoint_<update>.npz`` of either trainer, and plays
 the masked soft-max policy of the policy network from ``observation["observation"]`` and
-``observation["action_mask"]`` alone.
+``observation["action_mask"]`` alone; with ``post_process`` (spec ``jax_pp:<checkpoint.npz>``) that policy
+post-processed as OpenSpiel's R-NaD played its policies (``agent_zoo.rnad.numpy_net.post_process_policy``:
+actions under 3% dropped, probabilities rounded to 1/32), which removes the little mass a soft-max keeps on
+bad actions.
 """
 
 from __future__ import annotations
@@ -25,14 +28,17 @@ from agent_zoo.agent import (
 )
 from agent_zoo.jax_common import network as net
 from agent_zoo.jax_common.checkpoint import read_header
+from agent_zoo.rnad.numpy_net import post_process_policy
 
 
 class JaxAgent(Agent):
-    """Samples from the policy network's soft-max over the legal actions (``rng`` draws, nothing else)."""
+    """Samples from the policy network's soft-max over the legal actions (``rng`` draws, nothing else), or
+    from its post-processed form (``post_process``)."""
 
     name = "jax"
 
-    def __init__(self, params: dict[str, np.ndarray], obs_scale: np.ndarray, info: dict[str, Any] | None = None) -> None:
+    def __init__(self, params: dict[str, np.ndarray], obs_scale: np.ndarray, info: dict[str, Any] | None = None,
+                 post_process: bool = False) -> None:
         self.params = {k: np.asarray(v, np.float32) for k, v in params.items()}
         self.obs_scale = np.asarray(obs_scale, np.float32).ravel()
         self.obs_dim = int(self.obs_scale.size)
@@ -41,24 +47,26 @@ class JaxAgent(Agent):
         if self.params["pi_w0"].shape[0] != self.obs_dim:
             raise ValueError(f"policy network takes {self.params['pi_w0'].shape[0]} features, obs_scale has {self.obs_dim}")
         self.info = dict(info or {})  # header: game (rules name), update, config, trainer
+        self.post_process = bool(post_process)
 
     @classmethod
-    def load(cls, path: str | Path) -> JaxAgent:
-        """The policy of checkpoint ``path`` (the parameter set its header names)."""
+    def load(cls, path: str | Path, post_process: bool = False) -> JaxAgent:
+        """The policy of checkpoint ``path`` (the parameter set its header names), post-processed or not."""
         header = read_header(path)
         prefix = header["policy"] + "/"
         with np.load(Path(path), allow_pickle=False) as data:
             params = {k.removeprefix(prefix): data[k] for k in data.files if k.startswith(prefix) and "/" not in k.removeprefix(prefix)}
             scale = data["obs_scale"]
         return cls(params, scale, {"game": header["game"], "update": header["update"], "config": header["config"],
-                                   "trainer": header["trainer"]})
+                                   "trainer": header["trainer"]}, post_process)
 
     def policy(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
         """(m, A) action probabilities of stacked observations (m, D) and legal masks (m, A)."""
         obs = np.asarray(obs, np.float32).reshape(len(mask), -1)
         if obs.shape[1] != self.obs_dim:
             raise ValueError(f"observation has {obs.shape[1]} features; this policy was trained on {self.obs_dim}")
-        return net.probabilities(self.params, obs * self.obs_scale, mask)
+        probs = net.probabilities(self.params, obs * self.obs_scale, mask)
+        return post_process_policy(probs) if self.post_process else probs
 
     def action_probabilities(self, observation: Observation) -> np.ndarray:
         legal_actions(observation)  # raises if the agent is not to act

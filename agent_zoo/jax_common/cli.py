@@ -42,6 +42,7 @@ def run_exploitability(parser: argparse.ArgumentParser, out: Path, json_dest: st
     if not cli.emit_json(curve, json_dest):
         print(f"uniform random policy: exploitability {curve['uniform_exploitability']:.4f}")
         for r in curve["rows"]:
-            print(f"  update {r['update']:>6}  {steps} {r['steps']:>11,}  exploitability {r['exploitability']:.4f}")
+            print(f"  update {r['update']:>6}  {steps} {r['steps']:>11,}  exploitability {r['exploitability']:.4f}"
+                  f"  post-processed {r['pp_exploitability']:.4f}")
         print(f"curve: {curve['png']}")
     return curve

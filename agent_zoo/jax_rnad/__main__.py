@@ -113,7 +113,8 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
         if speed_line(result):
             print(speed_line(result))
         if "exploitability" in result:  # Leduc and Kuhn: exact
-            print(f"  exploitability {result['exploitability']:.4f} (regularisation policy; target {result['target_exploitability']:.4f}, "
+            print(f"  exploitability {result['exploitability']:.4f} (regularisation policy; post-processed "
+                  f"{result['post_processed_exploitability']:.4f}; target {result['target_exploitability']:.4f}, "
                   f"uniform random {result['uniform_exploitability']:.4f})")
         else:
             print(f"  {result['final']['cut']:.2%} of the last update's decisions were in hands the window cut (learned at the next step)")

@@ -244,7 +244,8 @@ def train(config: RNaDJaxConfig, out: str | Path | None = None, progress: bool =
     updates: at least ``total_steps``), updates, seconds, ``steps_per_second`` (learner steps per wall second of
     the update loop, compilation not), ``decisions_per_second`` (environment decisions played), the last
     update's metrics and, with ``exploitability``, the exact exploitability of the regularisation policy (the
-    policy returned) and of the target policy, with the uniform policy's for scale."""
+    policy returned; also post-processed, as OpenSpiel's R-NaD evaluated its policies) and of the target
+    policy, with the uniform policy's for scale."""
     game = make_game(config)
     scale = observation_scale(config)
     if scale.size != game.observation_shape[0]:
@@ -262,7 +263,10 @@ def train(config: RNaDJaxConfig, out: str | Path | None = None, progress: bool =
 
     if exploitability and config.game in exact.SOLVABLE:
         ev = exact.evaluator(config.game)
-        summary["exploitability"], summary["nash_conv"] = exact.agent_exploitability(policy_agent(result["state"], scale), ev)
+        agent = policy_agent(result["state"], scale)
+        summary["exploitability"], summary["nash_conv"] = exact.agent_exploitability(agent, ev)
+        agent.post_process = True  # as OpenSpiel's R-NaD evaluated its policies
+        summary["post_processed_exploitability"] = exact.agent_exploitability(agent, ev)[0]
         summary["target_exploitability"] = exact.agent_exploitability(policy_agent(result["state"], scale, "target"), ev)[0]
         summary["uniform_exploitability"] = exact.uniform_exploitability(ev)
     if config.league:

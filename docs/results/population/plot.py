@@ -4,6 +4,7 @@
 
 Each RUN_DIR holds the ``curve.json`` that ``python -m agent_zoo.jax_rnad exploitability --out RUN_DIR --json
 RUN_DIR/curve.json`` (or ``agent_zoo.jax_ppo``'s) wrote; runs with the same LABEL (seeds) share a colour.
+``--post-processed`` also draws each run's post-processed policy (``pp_exploitability``), dashed.
 """
 
 from __future__ import annotations
@@ -20,6 +21,8 @@ def main() -> None:
     parser.add_argument("out", type=Path, help="the PNG to write")
     parser.add_argument("title", help="the plot's title")
     parser.add_argument("runs", nargs="+", help="LABEL=RUN_DIR pairs")
+    parser.add_argument("--post-processed", action="store_true",
+                        help="also each run's post-processed policy (actions under 3%% dropped, 1/32 steps), dashed")
     args = parser.parse_args()
     import matplotlib
 
@@ -40,6 +43,11 @@ def main() -> None:
         line = ax.plot([r["steps"] for r in rows], [r["exploitability"] for r in rows], lw=1.2,
                        color=colours.get(label), label=label if first else None)[0]
         colours.setdefault(label, line.get_color())
+        if args.post_processed:
+            if any("pp_exploitability" not in r for r in rows):
+                parser.error(f"{folder}/curve.json has no pp_exploitability column: run the exploitability command again")
+            ax.plot([r["steps"] for r in rows], [r["pp_exploitability"] for r in rows], lw=1.0, ls="--",
+                    color=colours[label], label=f"{label}, post-processed" if first else None)
     if uniform is not None:
         ax.axhline(uniform, color="grey", ls=":", lw=1, label="uniform policy")
     ax.set_yscale("log")
