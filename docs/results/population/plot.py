@@ -33,7 +33,7 @@ def main() -> None:
     colours: dict[str, str] = {}
     uniform = None
     for pair in args.runs:
-        label, _, folder = pair.partition("=")
+        label, _, folder = pair.rpartition("=")  # the last "=": a label may hold one
         if not folder:
             parser.error(f"runs are LABEL=RUN_DIR pairs, got {pair!r}")
         curve = json.loads((Path(folder) / "curve.json").read_text())
