@@ -265,8 +265,7 @@ def train(config: RNaDJaxConfig, out: str | Path | None = None, progress: bool =
         ev = exact.evaluator(config.game)
         agent = policy_agent(result["state"], scale)
         summary["exploitability"], summary["nash_conv"] = exact.agent_exploitability(agent, ev)
-        agent.post_process = True  # as OpenSpiel's R-NaD evaluated its policies
-        summary["post_processed_exploitability"] = exact.agent_exploitability(agent, ev)[0]
+        summary["post_processed_exploitability"] = exact.agent_exploitability(agent, ev, post_process=True)[0]
         summary["target_exploitability"] = exact.agent_exploitability(policy_agent(result["state"], scale, "target"), ev)[0]
         summary["uniform_exploitability"] = exact.uniform_exploitability(ev)
     if config.league:

@@ -34,7 +34,7 @@ def main() -> None:
     uniform = None
     for pair in args.runs:
         label, _, folder = pair.rpartition("=")  # the last "=": a label may hold one
-        if not folder:
+        if not label or not folder:
             parser.error(f"runs are LABEL=RUN_DIR pairs, got {pair!r}")
         curve = json.loads((Path(folder) / "curve.json").read_text())
         uniform = curve.get("uniform_exploitability", uniform)
