@@ -147,12 +147,15 @@ def env_config(p: argparse.ArgumentParser, items: Sequence[str]) -> dict[str, An
 
 def parse_overrides(p: argparse.ArgumentParser, items: Sequence[str], defaults: dict[str, Any]) -> dict[str, Any]:
     """``--set FIELD=VALUE`` pairs -> typed config overrides, each typed as its default in ``defaults`` (booleans
-    as true/false, tuples as comma lists of the default's element type); a bad pair is an argparse ``error:``."""
+    as true/false, tuples as comma lists of the default's element type); a bad pair, or a field given twice, is an
+    argparse ``error:``."""
     out: dict[str, Any] = {}
     for item in items:
         key, sep, value = item.partition("=")
         if not sep or key not in defaults:
             p.error(f"argument --set: expected FIELD=VALUE with FIELD one of {sorted(defaults)}, got {item!r}")
+        if key in out:
+            p.error(f"argument --set: {key} is given twice ({key}={out[key]!r} and {item!r}); give each field once")
         default = defaults[key]
         try:
             if isinstance(default, bool):

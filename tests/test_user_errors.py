@@ -35,7 +35,26 @@ TOOLS_ERRORS = [  # (module, argv, what the error line must say)
     ("agent_zoo.showcase", ["--hands", "3"], "argument --hands: must be an even number >= 4"),
     ("agent_zoo.showcase", ["--hands", "2"], "argument --hands: must be an even number >= 4"),
     ("agent_zoo.showcase", ["--games"], "argument --games: expected at least one argument"),
+    ("agent_zoo.jax_rnad.__main__", ["train", "--steps", "1", "--set", "eta=0.1", "--set", "eta=0.2"],
+     "argument --set: eta is given twice"),
+    ("agent_zoo.jax_ppo.__main__", ["train", "--steps", "1", "--set", "learning_rate=0.1", "learning_rate=0.2"],
+     "argument --set: learning_rate is given twice"),
+    ("agent_zoo.rnad.__main__", ["train", "--steps", "2", "--set", "eta=0.1", "--set", "eta=0.2"],
+     "argument --set: eta is given twice"),
 ]
+
+
+def test_set_may_be_repeated_and_every_pair_takes_effect() -> None:
+    """``--set a=1 --set b=2`` and ``--set a=1 b=2`` give the same overrides (argparse's store would keep only the
+    last ``--set``'s pairs)."""
+    from agent_zoo import cli
+    from agent_zoo.jax_rnad.__main__ import build_parser, settable
+
+    parser = build_parser()
+    pairs = [cli.parse_overrides(parser, parser.parse_args(argv).set, settable()) for argv in (
+        ["train", "--set", "eta=0.1", "--set", "reg_update_interval=3000"],
+        ["train", "--set", "eta=0.1", "reg_update_interval=3000"])]
+    assert pairs[0] == pairs[1] == {"eta": 0.1, "reg_update_interval": 3000}
 
 
 @pytest.mark.parametrize("module, argv, message", TOOLS_ERRORS, ids=lambda v: " ".join(v) if isinstance(v, list) else None)

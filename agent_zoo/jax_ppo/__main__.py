@@ -54,7 +54,7 @@ def build_parser() -> argparse.ArgumentParser:
     tr.add_argument("--devices", type=cli.non_negative_int, default=PPOConfig.devices, metavar="N",
                     help="devices the tables are split over (data parallel: the same seed gives the same run on any "
                          "number, up to the order of float sums); must divide --num-envs; 0: all that jax.devices() lists")
-    tr.add_argument("--set", nargs="*", default=[], metavar="FIELD=VALUE",
+    tr.add_argument("--set", action="extend", nargs="+", default=[], metavar="FIELD=VALUE",
                     help=f"other PPOConfig fields, e.g. rollout_length=64 hidden_sizes=128,128 mix=0,1,0 (weights of {','.join(OPPONENTS)})")
     tr.add_argument("--league", type=cli.non_negative_int, default=PPOConfig.league, metavar="N",
                     help="a league of N frozen snapshots plays the frozen opponent's tables, each hand's member drawn by PFSP "

@@ -57,7 +57,7 @@ def build_parser() -> argparse.ArgumentParser:
                     help="a league of N frozen snapshots of theta: a share of the tables (--set league_fraction=0.5) plays a "
                          "member drawn by PFSP each learner step (league_interval, league_weighting, league_retire); payoff.png "
                          "in --out; 0: pure self-play")
-    tr.add_argument("--set", nargs="*", default=[], metavar="FIELD=VALUE",
+    tr.add_argument("--set", action="extend", nargs="+", default=[], metavar="FIELD=VALUE",
                     help="other RNaDJaxConfig fields, e.g. two_stage=none eta=0.1 reg_update_interval=1000 hidden_sizes=128,128")
     cli.add_seed(tr)
     cli.add_out(tr, None, "checkpoint_<update>.npz, latest.json, log.jsonl (default: nothing written)")

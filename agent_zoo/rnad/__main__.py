@@ -65,12 +65,12 @@ def build_parser() -> argparse.ArgumentParser:
     cli.add_out(ta, None, "the exploitability curve, CSV and PNG (default: nothing written)")
     ta.add_argument("--preset", choices=sorted(PRESETS), default=None,
                     help="named settings (leduc-omd: optimistic chance-weighted sequence-form MMD; --algo must be mmd)")
-    ta.add_argument("--set", action="append", default=[], metavar="FIELD=VALUE", help="override a TabularConfig field (repeatable)")
+    ta.add_argument("--set", action="extend", nargs="+", default=[], metavar="FIELD=VALUE", help="override TabularConfig fields (repeatable)")
     for p in (tr, ex):
         p.add_argument("--eval-every", type=cli.positive_int, default=500, help="learner steps between exact evaluations")
         cli.add_threads(p)
         cli.add_progress(p)
-        p.add_argument("--set", action="append", default=[], metavar="FIELD=VALUE", help="override an RNaDConfig field (repeatable)")
+        p.add_argument("--set", action="extend", nargs="+", default=[], metavar="FIELD=VALUE", help="override RNaDConfig fields (repeatable)")
     return parser
 
 
