@@ -327,6 +327,7 @@ def test_heads_up_no_limit_trains_and_its_checkpoint_plays(tmp_path: Path) -> No
     ("learning_rate", 0), ("adam_b1", 1.0), ("hidden_sizes", ()), ("hidden_sizes", (8, 0)), ("reg_interpolation", 1),
     ("seed", -1), ("vtrace_c", 0.0), ("lr_schedule", "cosine"), ("lr_end_fraction", 0.5), ("lr_end_fraction", -0.1),
     ("exploration", 1.0), ("exploration", -0.1), ("hand_window", -1), ("hand_window", True), ("reg_gamma_decay", 1),
+    ("lr_iteration_end", 0.0), ("lr_iteration_end", 1.5),
 ])
 def test_config_rejects_bad_values_naming_the_field(field: str, value: object) -> None:
     with pytest.raises(ValueError, match=f"RNaDJaxConfig.{field} "):
@@ -361,6 +362,11 @@ def test_linear_learning_rate_falls_from_the_first_step_to_the_last() -> None:
     assert step_sizes() == pytest.approx([1e-3] * 10, rel=1e-5)
     hand = [1e-3 - k * (1e-3 - 2.5e-4) / 9 for k in range(10)]  # from 1e-3 to 1e-3 * 0.25 over the 10 steps
     assert step_sizes(lr_schedule="linear", lr_end_fraction=0.25) == pytest.approx(hand, rel=1e-5)
+    # M = 5: within each iteration the rate falls from the schedule's to 0.2 of it (1, 0.8, 0.6, 0.4, 0.2), then again
+    cycle = [1.0, 0.8, 0.6, 0.4, 0.2] * 2
+    assert step_sizes(reg_update_interval=5, lr_iteration_end=0.2) == pytest.approx([1e-3 * c for c in cycle], rel=1e-5)
+    both = step_sizes(reg_update_interval=5, lr_iteration_end=0.2, lr_schedule="linear", lr_end_fraction=0.25)
+    assert both == pytest.approx([h * c for h, c in zip(hand, cycle)], rel=1e-5)
 
 
 def test_config_round_trips_and_rounds_steps_up() -> None:

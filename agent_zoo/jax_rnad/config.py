@@ -78,6 +78,10 @@ class RNaDJaxConfig(RunLength):
     lr_schedule: str = "constant"
     # The last step's rate as a share of learning_rate, with lr_schedule="linear".
     lr_end_fraction: float = LR_END_FRACTION
+    # Within each fixed-point iteration the rate also falls linearly, from the schedule's rate at the iteration's
+    # first step to this share of it at its last, and starts high again at the next (1: no fall). Theta then ends
+    # each iteration near the regularised game's fixed point instead of at the noise level of a large step.
+    lr_iteration_end: float = 1.0
     # Adam first-moment decay (0: no momentum, as OpenSpiel's R-NaD).
     adam_b1: float = 0.0
     # Adam second-moment decay.
@@ -152,6 +156,8 @@ class RNaDJaxConfig(RunLength):
             fail("lr_schedule", f"must be one of {list(LR_SCHEDULES)}")
         if not _number(self.lr_end_fraction) or not 0 <= self.lr_end_fraction <= 1:
             fail("lr_end_fraction", "must lie in [0, 1]")
+        if not _number(self.lr_iteration_end) or not 0 < self.lr_iteration_end <= 1:
+            fail("lr_iteration_end", "must lie in (0, 1]")
         if self.lr_schedule == "constant" and self.lr_end_fraction != LR_END_FRACTION:
             fail("lr_end_fraction", "takes effect only with lr_schedule='linear'; set both or neither")
         if not _number(self.exploration) or not 0 <= self.exploration < 1:

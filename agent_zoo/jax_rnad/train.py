@@ -86,9 +86,21 @@ def learning_rate(config: RNaDJaxConfig) -> optax.Schedule:
     return optax.constant_schedule(config.learning_rate)
 
 
+def iteration_factor(config: RNaDJaxConfig, count: jax.Array) -> jax.Array:
+    """The share of the schedule's rate at optimizer step ``count`` (0-based) with ``lr_iteration_end``: 1 at each
+    fixed-point iteration's first step, falling linearly to ``lr_iteration_end`` at its last."""
+    m = config.reg_update_interval
+    return 1.0 - (1.0 - config.lr_iteration_end) * (count % m) / max(m - 1, 1)
+
+
 def make_optimizer(config: RNaDJaxConfig) -> optax.GradientTransformation:
-    """Adam on gradients clipped component-wise to +-grad_clip, at the rate of ``learning_rate(config)``."""
-    rate = learning_rate(config) if config.lr_schedule == "linear" else config.learning_rate
+    """Adam on gradients clipped component-wise to +-grad_clip, at the rate of ``learning_rate(config)`` (times
+    ``iteration_factor`` when ``lr_iteration_end`` < 1)."""
+    schedule = learning_rate(config)
+    if config.lr_iteration_end < 1:
+        rate = lambda count: schedule(count) * iteration_factor(config, count)
+    else:  # a constant rate stays a float: the optimizer state (and older checkpoints) then hold no step count
+        rate = schedule if config.lr_schedule == "linear" else config.learning_rate
     return optax.chain(optax.clip(config.grad_clip),
                        optax.adam(rate, b1=config.adam_b1, b2=config.adam_b2, eps=config.adam_eps))
 
