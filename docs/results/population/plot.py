@@ -4,7 +4,9 @@
 
 Each RUN_DIR holds the ``curve.json`` that ``python -m agent_zoo.jax_rnad exploitability --out RUN_DIR --json
 RUN_DIR/curve.json`` (or ``agent_zoo.jax_ppo``'s) wrote; runs with the same LABEL (seeds) share a colour.
-``--post-processed`` also draws each run's post-processed policy (``pp_exploitability``), dashed.
+``--post-processed`` also draws each run's post-processed policy (``pp_exploitability``), dashed; ``--hands`` puts
+hands played (learner steps x the R-NaD run's ``batch_size``, from RUN_DIR/latest.json) on the x axis, so runs
+with different batch sizes line up by what they played.
 """
 
 from __future__ import annotations
@@ -23,6 +25,8 @@ def main() -> None:
     parser.add_argument("runs", nargs="+", help="LABEL=RUN_DIR pairs")
     parser.add_argument("--post-processed", action="store_true",
                         help="also each run's post-processed policy (actions under 3%% dropped, 1/32 steps), dashed")
+    parser.add_argument("--hands", action="store_true",
+                        help="x axis: hands played (learner steps x batch_size of each R-NaD run) instead of learner steps")
     args = parser.parse_args()
     import matplotlib
 
@@ -39,19 +43,26 @@ def main() -> None:
         curve = json.loads((Path(folder) / "curve.json").read_text())
         uniform = curve.get("uniform_exploitability", uniform)
         rows = [r for r in curve["rows"] if r["steps"] > 0]
+        per_step = 1
+        if args.hands:
+            config = json.loads((Path(folder) / "latest.json").read_text()).get("config", {})
+            if "batch_size" not in config:
+                parser.error(f"--hands: {folder}/latest.json has no batch_size (an R-NaD run's hands a learner step)")
+            per_step = config["batch_size"]
+        xs = [r["steps"] * per_step for r in rows]
         first = label not in colours
-        line = ax.plot([r["steps"] for r in rows], [r["exploitability"] for r in rows], lw=1.2,
+        line = ax.plot(xs, [r["exploitability"] for r in rows], lw=1.2,
                        color=colours.get(label), label=label if first else None)[0]
         colours.setdefault(label, line.get_color())
         if args.post_processed:
             if any("pp_exploitability" not in r for r in rows):
                 parser.error(f"{folder}/curve.json has no pp_exploitability column: run the exploitability command again")
-            ax.plot([r["steps"] for r in rows], [r["pp_exploitability"] for r in rows], lw=1.0, ls="--",
+            ax.plot(xs, [r["pp_exploitability"] for r in rows], lw=1.0, ls="--",
                     color=colours[label], label=f"{label}, post-processed" if first else None)
     if uniform is not None:
         ax.axhline(uniform, color="grey", ls=":", lw=1, label="uniform policy")
     ax.set_yscale("log")
-    ax.set_xlabel("learner steps")
+    ax.set_xlabel("hands played" if args.hands else "learner steps")
     ax.set_ylabel("exploitability (NashConv / 2)")
     ax.set_title(args.title)
     ax.grid(alpha=0.3, which="both")
