@@ -1,4 +1,5 @@
-"""What the on-device trainers' frozen configs share: a run's length in whole updates, and its JSON form."""
+"""What the on-device trainers' frozen configs share: the games they learn, a run's length in whole updates, and
+its JSON form."""
 
 from __future__ import annotations
 
@@ -7,6 +8,10 @@ from dataclasses import asdict
 from typing import Any, Self, TypeVar
 
 from agent_zoo.configs import config_from_dict
+from poker_envs import catalog
+
+GAMES = tuple(catalog.keys(solver="jax_ppo"))  # catalog keys with a functional engine: what both trainers learn
+SOLVABLE = tuple(k for k in GAMES if k in catalog.keys(solver="cfr"))  # small enough for the exact best response
 
 C = TypeVar("C", bound="RunLength")
 

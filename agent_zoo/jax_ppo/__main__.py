@@ -17,7 +17,8 @@ from typing import Any
 
 from agent_zoo import cli
 from agent_zoo.jax_common.cli import config_from_flags, run_exploitability
-from agent_zoo.jax_ppo.config import GAMES, OPPONENTS, SOLVABLE, PPOConfig
+from agent_zoo.jax_common.config import SOLVABLE
+from agent_zoo.jax_ppo.config import GAMES, OPPONENTS, PPOConfig
 
 FLAGS = {"game": "--game", "total_steps": "--steps", "seed": "--seed", "devices": "--devices", "num_envs": "--num-envs", "league": "--league"}  # config field -> its own flag
 

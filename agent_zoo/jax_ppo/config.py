@@ -11,12 +11,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from agent_zoo.jax_common.config import RunLength
+from agent_zoo.jax_common.config import GAMES, RunLength
 from agent_zoo.jax_common.league import config_of
-from poker_envs import catalog
 
-GAMES = tuple(catalog.keys(solver="jax_ppo"))  # catalog keys this trainer plays (no-limit: 2 to 10 seats; others: heads-up)
-SOLVABLE = tuple(k for k in GAMES if k in catalog.keys(solver="cfr"))  # small enough for the exact best response
+# GAMES (jax_common.config): the catalog keys this trainer plays (no-limit: 2 to 10 seats; others: heads-up)
 OPPONENTS = ("frozen", "random", "self")  # opponent kinds of the mix, in the order of ``PPOConfig.mix``
 
 

@@ -14,13 +14,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from agent_zoo.jax_common.config import RunLength
+from agent_zoo.jax_common.config import GAMES, RunLength
 from agent_zoo.jax_common.league import config_of
-from poker_envs import catalog
 
-# catalog keys R-NaD learns on the device, heads-up: the games with a functional engine (those of agent_zoo.jax_ppo;
+# GAMES (jax_common.config): the catalog keys R-NaD learns on the device, heads-up (those of agent_zoo.jax_ppo;
 # Leduc and Kuhn with exact exploitability, no-limit with abstract bet sizing and rewards in big blinds)
-GAMES = tuple(catalog.keys(solver="jax_ppo"))
 # hand_window's default cap: the decisions a table plays per learner step when the game's longest hand is longer
 # (no-limit's abstract raises allow 824 decisions, a heads-up hand of self-play rarely takes 20; Leduc's 8 and
 # Kuhn's 3 stay whole)
