@@ -123,3 +123,55 @@ def test_leduc_dcfr_converges_towards_lp_value(leduc: GameTree) -> None:
     assert res.policy_values[0] == pytest.approx(LEDUC_VALUE, abs=2e-4)
     # solver.exploitability() is the public exploitability of the public average policy.
     assert exploitability(leduc, solver.average_policy()).nash_conv == pytest.approx(res.nash_conv, abs=1e-12)
+
+
+@pytest.mark.parametrize("weights", [None, [0.2, 0.5, 0.3]])
+def test_average_policy_plays_as_the_mixture_of_its_members(leduc: GameTree, weights: list[float] | None) -> None:
+    """Kuhn's theorem: against any fixed opponent, the averaged behaviour policy earns what the mixture (one member
+    drawn per game) earns, the members' values weighted; the plain row average does not (a differential check
+    that needs reach weighting to pass)."""
+    from agent_zoo.cfr import average_policy
+
+    rng = np.random.default_rng(5)
+
+    def random_policy() -> np.ndarray:
+        p = rng.dirichlet(np.ones(leduc.num_actions), size=leduc.num_infosets) * leduc.legal_mask
+        return p / p.sum(axis=1, keepdims=True)
+
+    members, opponent = [random_policy() for _ in range(3)], random_policy()
+    w = np.full(3, 1 / 3) if weights is None else np.asarray(weights)
+    mixed = average_policy(leduc, members, weights)
+    for p in range(2):  # player p averaged, the other fixed
+        def profile(own: np.ndarray) -> np.ndarray:
+            parts = leduc.split(opponent)
+            parts[p] = leduc.split(own)[p]
+            return leduc.join(parts)
+
+        mixture = sum(wk * expected_values(leduc, profile(m))[p] for wk, m in zip(w, members))
+        assert expected_values(leduc, profile(mixed))[p] == pytest.approx(mixture, abs=1e-12)
+        rows = sum(wk * m for wk, m in zip(w, members))
+        assert abs(expected_values(leduc, profile(rows))[p] - mixture) > 1e-4
+    np.testing.assert_allclose(average_policy(leduc, members[:1]), members[0], atol=1e-12)
+
+
+def test_average_policy_refuses_bad_weights_and_fills_unreached_infosets(kuhn: GameTree) -> None:
+    from agent_zoo.cfr import average_policy
+
+    uniform = kuhn.uniform_policy()
+    with pytest.raises(ValueError, match="weights must be 2 non-negative numbers"):
+        average_policy(kuhn, [uniform, uniform], [1.0, -1.0])
+    with pytest.raises(ValueError, match="weights must be 2"):
+        average_policy(kuhn, [uniform, uniform], [1.0])
+    with pytest.raises(ValueError, match="at least one policy"):
+        average_policy(kuhn, [])
+    bettor = uniform.copy()  # player 0 always bets first: its own reach of "Xpb" (after its pass, a bet) is 0
+    first = [i for i, k in enumerate(kuhn.infoset_keys) if len(k) == 1]
+    later = [i for i, k in enumerate(kuhn.infoset_keys) if k.endswith("pb")]
+    assert len(first) == len(later) == 3 and all(kuhn.infoset_player[i] == 0 for i in first + later)
+    bettor[first] = [0.0, 1.0]  # action ids 0 pass, 1 bet
+    bettor[later] = [0.9, 0.1]
+    other = bettor.copy()
+    other[later] = [0.2, 0.8]
+    mixed = average_policy(kuhn, [bettor, other])
+    np.testing.assert_allclose(mixed[later], 0.5)  # unreached by every member: uniform, not either member's row
+    np.testing.assert_allclose(mixed[first], bettor[first])

@@ -248,6 +248,20 @@ def test_resume_is_bit_identical_and_checkpoints_play_as_zoo_agents(tmp_path: Pa
     assert curve["rows"][0]["exploitability"] == pytest.approx(KUHN_UNIFORM, abs=0.01) and curve["trainer"] == "jax_rnad"
     assert curve["rows"][-1]["exploitability"] < curve["rows"][0]["exploitability"]
     assert (out / "exploitability.png").stat().st_size > 0
+    # the run's average policy: the target policies of checkpoints 2 and 4 averaged by own reach (the running
+    # sums of the curve agree with agent_zoo.cfr.average_policy), saved as a tabular file that cfr: plays
+    from agent_zoo.cfr import average_policy
+
+    targets = [JaxAgent.load(out / f"checkpoint_{u}.npz", parameters="target").action_probabilities_batch(rows) for u in (2, 4)]
+    assert not np.allclose(targets[0], expected)  # the target is not the regularisation policy
+    mixed = average_policy(ev.tree, targets)
+    assert "avg_exploitability" not in curve["rows"][0] and curve["averaged"] == "target"
+    assert curve["rows"][1]["avg_exploitability"] == pytest.approx(ev(targets[0]).exploitability, abs=1e-12)
+    assert curve["rows"][2]["avg_exploitability"] == pytest.approx(ev(mixed).exploitability, abs=1e-12)
+    played = make_agent(f"cfr:{curve['average_policy']}", build_env("kuhn"))
+    np.testing.assert_allclose(played.action_probabilities_batch(rows), mixed, atol=1e-12)
+    with pytest.raises(ValueError, match="parameters: .* no parameter set 'theta'"):
+        JaxAgent.load(out / "checkpoint_4.npz", parameters="theta")
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2])

@@ -6,10 +6,12 @@ runs on its arrays.
 
 from agent_zoo.cfr.best_response import (
     ExploitabilityResult,
+    average_policy,
     best_response_policy,
     best_response_values,
     expected_values,
     exploitability,
+    own_reach,
 )
 from agent_zoo.cfr.mccfr import ExternalSamplingMCCFR, MCCFRConfig
 from agent_zoo.cfr.policy_io import TabularPolicy, infoset_observations, load_policy, save_policy
@@ -31,9 +33,11 @@ __all__ = [
     "load_policy",
     "save_policy",
     "GameTree",
+    "average_policy",
     "best_response_policy",
     "best_response_values",
     "expected_values",
     "exploitability",
     "make_solver",
+    "own_reach",
 ]

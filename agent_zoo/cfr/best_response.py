@@ -16,6 +16,7 @@ Exploitability follows OpenSpiel: ``nash_conv = sum_p (best-response value_p - p
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -117,6 +118,33 @@ def best_response_policy(tree: GameTree, policy: np.ndarray, player: int) -> np.
     out[pt.infosets] = 0.0
     out[pt.infosets, best] = 1.0
     return out
+
+
+def own_reach(tree: GameTree, policy: np.ndarray) -> np.ndarray:
+    """(I,) each infoset's player's own probability of reaching it under ``policy`` (I, A): the realization plan
+    at the sequence just before the infoset."""
+    out = np.zeros(tree.num_infosets)
+    for pt, part in zip(tree.players, tree.split(tree.check_policy(policy))):
+        out[pt.infosets] = reach(pt, part)[pt.parent_seq]
+    return out
+
+
+def average_policy(tree: GameTree, policies: Sequence[np.ndarray], weights: Sequence[float] | None = None) -> np.ndarray:
+    """The behaviour policy of the mixture that draws ``policies[k]`` with probability ``weights[k]`` (uniform by
+    default) once per game and plays it throughout: at each infoset the members' rows weighted by weight x own
+    reach (realization-equivalent to the mixture, Kuhn's theorem; the average strategy of CFR and fictitious
+    play). An infoset no member reaches gets the uniform legal policy."""
+    if not len(policies):
+        raise ValueError("policies must hold at least one policy")
+    w = np.full(len(policies), 1.0) if weights is None else np.asarray(weights, dtype=np.float64)
+    if w.shape != (len(policies),) or np.any(w < 0) or not w.sum() > 0:
+        raise ValueError(f"weights must be {len(policies)} non-negative numbers, not all 0, got {weights!r}")
+    num, den = np.zeros(tree.legal_mask.shape), np.zeros(tree.num_infosets)
+    for wk, policy in zip(w, policies):
+        r = wk * own_reach(tree, policy)
+        num += r[:, None] * policy
+        den += r
+    return np.where(den[:, None] > 0, num / np.where(den > 0, den, 1.0)[:, None], tree.uniform_policy())
 
 
 def exploitability(tree: GameTree, policy: np.ndarray) -> ExploitabilityResult:

@@ -50,13 +50,16 @@ class JaxAgent(Agent):
         self.post_process = bool(post_process)
 
     @classmethod
-    def load(cls, path: str | Path, post_process: bool = False) -> JaxAgent:
-        """The policy of checkpoint ``path`` (the parameter set its header names), post-processed or not."""
+    def load(cls, path: str | Path, post_process: bool = False, parameters: str | None = None) -> JaxAgent:
+        """The policy of checkpoint ``path`` (the parameter set its header names, or ``parameters``: another set
+        the checkpoint holds, e.g. R-NaD's "target" or "params"), post-processed or not."""
         header = read_header(path)
-        prefix = header["policy"] + "/"
+        prefix = (parameters or header["policy"]) + "/"
         with np.load(Path(path), allow_pickle=False) as data:
             params = {k.removeprefix(prefix): data[k] for k in data.files if k.startswith(prefix) and "/" not in k.removeprefix(prefix)}
             scale = data["obs_scale"]
+        if not params:
+            raise ValueError(f"parameters: checkpoint {path} holds no parameter set {parameters!r}")
         return cls(params, scale, {"game": header["game"], "update": header["update"], "config": header["config"],
                                    "trainer": header["trainer"]}, post_process)
 

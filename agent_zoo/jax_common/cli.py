@@ -28,21 +28,31 @@ def run_exploitability(parser: argparse.ArgumentParser, out: Path, json_dest: st
     """The exact exploitability of every checkpoint in ``out``: written to ``out/exploitability.json`` and
     ``.png``, printed (``steps``: what the run counts, e.g. "learner steps") unless the JSON goes to stdout."""
     from agent_zoo.jax_common.checkpoint import checkpoint_paths
-    from agent_zoo.jax_common.exploitability import checkpoint_curve, plot_curve
+    from agent_zoo.jax_common.exploitability import (
+        checkpoint_curve,
+        plot_curve,
+        save_average,
+    )
 
     paths = checkpoint_paths(out)
     if not paths:
         parser.error(f"argument --out: no checkpoint_<update>.npz in {out}")
     try:
-        curve = checkpoint_curve(paths)
+        curve, average = checkpoint_curve(paths)
     except ValueError as exc:
         parser.error(f"argument --out: {exc}")
+    if average is not None:
+        curve["average_policy"] = str(save_average(out / "average_policy.npz", curve, average))
     cli.emit_json(curve, str(out / "exploitability.json"))
     curve["png"] = str(plot_curve(curve, out / "exploitability.png"))
     if not cli.emit_json(curve, json_dest):
         print(f"uniform random policy: exploitability {curve['uniform_exploitability']:.4f}")
         for r in curve["rows"]:
+            average_so_far = f"  average policy {r['avg_exploitability']:.4f}" if "avg_exploitability" in r else ""
             print(f"  update {r['update']:>6}  {steps} {r['steps']:>11,}  exploitability {r['exploitability']:.4f}"
-                  f"  post-processed {r['pp_exploitability']:.4f}")
+                  f"  post-processed {r['pp_exploitability']:.4f}{average_so_far}")
+        if average is not None:
+            print(f"average policy of the run (the {curve['averaged']} policies of every checkpoint after the first, one drawn per "
+                  f"hand): {curve['average_policy']}, played by cfr:{curve['average_policy']}")
         print(f"curve: {curve['png']}")
     return curve

@@ -4,7 +4,8 @@
 
 Each RUN_DIR holds the ``curve.json`` that ``python -m agent_zoo.jax_rnad exploitability --out RUN_DIR --json
 RUN_DIR/curve.json`` (or ``agent_zoo.jax_ppo``'s) wrote; runs with the same LABEL (seeds) share a colour.
-``--post-processed`` also draws each run's post-processed policy (``pp_exploitability``), dashed; ``--hands`` puts
+``--post-processed`` also draws each run's post-processed policy (``pp_exploitability``), dashed; ``--average``
+each run's average policy so far (``avg_exploitability``), dash-dotted; ``--hands`` puts
 hands played (learner steps x the R-NaD run's ``batch_size``, from RUN_DIR/latest.json) on the x axis, so runs
 with different batch sizes line up by what they played.
 """
@@ -25,6 +26,8 @@ def main() -> None:
     parser.add_argument("runs", nargs="+", help="LABEL=RUN_DIR pairs")
     parser.add_argument("--post-processed", action="store_true",
                         help="also each run's post-processed policy (actions under 3%% dropped, 1/32 steps), dashed")
+    parser.add_argument("--average", action="store_true",
+                        help="also each run's average policy so far (of the target policies of its checkpoints), dash-dotted")
     parser.add_argument("--hands", action="store_true",
                         help="x axis: hands played (learner steps x batch_size of each R-NaD run) instead of learner steps")
     args = parser.parse_args()
@@ -59,6 +62,12 @@ def main() -> None:
                 parser.error(f"{folder}/curve.json has no pp_exploitability column: run the exploitability command again")
             ax.plot(xs, [r["pp_exploitability"] for r in rows], lw=1.0, ls="--",
                     color=colours[label], label=f"{label}, post-processed" if first else None)
+        if args.average:
+            if not any("avg_exploitability" in r for r in rows):
+                parser.error(f"{folder}/curve.json has no avg_exploitability column: run the exploitability command again")
+            averaged = [(x, r["avg_exploitability"]) for x, r in zip(xs, rows) if "avg_exploitability" in r]
+            ax.plot(*zip(*averaged), lw=1.0, ls="-.", color=colours[label],
+                    label=f"{label}, average policy" if first else None)
     if uniform is not None:
         ax.axhline(uniform, color="grey", ls=":", lw=1, label="uniform policy")
     ax.set_yscale("log")
