@@ -229,7 +229,7 @@ REGISTRY: dict[str, AgentEntry] = {
     "random": AgentEntry(_random, False, "ids (default, = paper) or kinds", "uniform over the legal actions (random:kinds: over fold / check-call / bet-raise, then over raise ids); every game"),
     "fold": AgentEntry(_fold, False, "", "folds whenever it may, else checks (a known loser: never more than its blinds); every game"),
     "heuristic": AgentEntry(_heuristic, False, "raise size: pot (default), min, uniform or paper", "45% bet/raise, 45% check/call, 10% fold, cards ignored (Hwang & Kaneko's bootstrap player); hold'em"),
-    "cfr": AgentEntry(_cfr, True, "policy file (.npz) saved by python -m agent_zoo.cfr", "tabular CFR/CFR+/DCFR average policy; Kuhn, Leduc"),
+    "cfr": AgentEntry(_cfr, True, "policy file (.npz) saved by python -m agent_zoo.cfr, or average_policy.npz of python -m agent_zoo.jax_rnad (jax_ppo) exploitability", "tabular policy: CFR/CFR+/DCFR average policy, or an on-device run's average policy; Kuhn, Leduc"),
     "push_fold": AgentEntry(_push_fold, False, "STACK[,ANTE] for one fixed chart", "heads-up Nash push/fold chart for the table's stack and ante, solved on the fly; push/fold"),
     "threshold": AgentEntry(_threshold, False, "T to bet iff card >= T", "exact symmetric equilibrium (or a fixed threshold T); threshold game"),
     "rnad": AgentEntry(_rnad, True, "policy .npz saved by python -m agent_zoo.rnad train --steps N --out DIR", "R-NaD (two-stage averaging) policy network; Leduc"),
