@@ -6,6 +6,7 @@ runs on its arrays.
 
 from agent_zoo.cfr.best_response import (
     ExploitabilityResult,
+    average_from_sums,
     average_policy,
     best_response_policy,
     best_response_values,
@@ -33,6 +34,7 @@ __all__ = [
     "load_policy",
     "save_policy",
     "GameTree",
+    "average_from_sums",
     "average_policy",
     "best_response_policy",
     "best_response_values",

@@ -144,6 +144,12 @@ def average_policy(tree: GameTree, policies: Sequence[np.ndarray], weights: Sequ
         r = wk * own_reach(tree, policy)
         num += r[:, None] * policy
         den += r
+    return average_from_sums(tree, num, den)
+
+
+def average_from_sums(tree: GameTree, num: np.ndarray, den: np.ndarray) -> np.ndarray:
+    """``average_policy`` from its running sums: reach-weighted rows ``num`` (I, A) and reaches ``den`` (I,), so a
+    caller can add members one at a time."""
     return np.where(den[:, None] > 0, num / np.where(den > 0, den, 1.0)[:, None], tree.uniform_policy())
 
 
