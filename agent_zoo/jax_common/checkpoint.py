@@ -18,10 +18,11 @@ from typing import Any, Protocol
 
 import numpy as np
 
-# format -> (trainer, label of the policy it plays): the trainers that write this format
+# format -> (trainer, label of the policy it plays, the parameter set the run's average policy averages; None: the
+# one that plays): the trainers that write this format. R-NaD averages its target (theta's EMA).
 FORMATS = {
-    "jax-ppo-checkpoint-1": ("jax_ppo", "JAX PPO (learner)"),
-    "jax-rnad-checkpoint-1": ("jax_rnad", "JAX R-NaD (regularisation policy)"),
+    "jax-ppo-checkpoint-1": ("jax_ppo", "JAX PPO (learner)", None),
+    "jax-rnad-checkpoint-1": ("jax_rnad", "JAX R-NaD (regularisation policy)", "target"),
 }
 LATEST = "latest.json"
 LOG = "log.jsonl"
@@ -47,8 +48,9 @@ class RunConfig(Protocol):
 
 def read_header(path: str | Path) -> dict[str, Any]:
     """A checkpoint's JSON header, with ``policy`` (the parameter set that plays; ``params`` when the header
-    has none) and ``trainer`` filled in; refuses other files."""
-    names = " or ".join(trainer for trainer, _ in FORMATS.values())
+    has none), ``averaged`` (the set a run's average policy averages) and ``trainer`` filled in; refuses other
+    files."""
+    names = " or ".join(trainer for trainer, _, _ in FORMATS.values())
     try:
         with np.load(Path(path), allow_pickle=False) as data:
             header = json.loads(str(data["header"])) if "header" in data.files else {}
@@ -57,7 +59,8 @@ def read_header(path: str | Path) -> dict[str, Any]:
     if header.get("format") not in FORMATS:
         raise ValueError(f"{path} is not a {names} checkpoint (format {header.get('format')!r}, expected one of {list(FORMATS)})")
     header.setdefault("policy", "params")
-    header["trainer"] = FORMATS[header["format"]][0]
+    header["trainer"], _, averaged = FORMATS[header["format"]]
+    header["averaged"] = averaged or header["policy"]
     return header
 
 

@@ -20,13 +20,6 @@ from agent_zoo.jax_common.agent import JaxAgent
 from agent_zoo.jax_common.checkpoint import read_header
 
 
-def parameter_set(path: Path, which: str) -> JaxAgent:
-    """One of a checkpoint's parameter sets ("params", "target", "reg") as an agent."""
-    with np.load(path) as z:
-        params = {k.split("/", 1)[1]: z[k] for k in z.files if k.startswith(which + "/")}
-        return JaxAgent(params, z["obs_scale"])
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("checkpoints", nargs="+", type=Path, help="checkpoint_<update>.npz of jax_rnad runs")
@@ -39,8 +32,7 @@ def main() -> None:
         legal = ev.legal > 0
         print(f"{path} (beta {beta}, {int(legal.any(axis=1).sum())} information sets)")
         for which in ("params", "target", "reg"):
-            probs = parameter_set(path, which).action_probabilities_batch(
-                {"observation": ev.obs, "action_mask": ev.legal.astype(np.int8)})
+            probs = exact.policy_table(JaxAgent.load(path, parameters=which), ev)
             logp = np.where(legal, np.log(np.maximum(probs, 1e-30)), 0.0)
             centred = logp - logp.sum(axis=1, keepdims=True) / legal.sum(axis=1, keepdims=True)
             lowest = np.where(legal, centred, np.inf).min(axis=1)
